@@ -1,0 +1,1 @@
+"""mcpref's oracle-driven campaigns against any stdio MCP server command."""

@@ -1,0 +1,7 @@
+"""``python -m reference``: the reference server, without the fuzzer's dependencies."""
+
+import sys
+
+from .server import main
+
+sys.exit(main())

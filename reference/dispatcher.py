@@ -1,0 +1,337 @@
+"""The server side of a session, sans I/O: bytes in, effects out.
+
+``ServerSession.receive_data`` takes whatever chunk the transport read and returns the
+effects it causes, in order: ``Send`` (bytes for stdout), ``StartTimer`` and
+``CancelTimer`` (for tools that answer later), and ``Log`` (a line for stderr). The
+I/O layer owns the clock: when a timer fires it calls ``complete`` and performs the
+effects that returns. Nothing here reads, writes, sleeps or looks at the time.
+
+Order of decisions for one line (SPEC_NOTES.md names each step):
+1. framing and parsing (``framer``, ``messages``): -32700 for what is not JSON;
+2. an array is a batch only under 2025-03-26 (RPC-BATCH, RPC-BATCH-UNSUPPORTED);
+3. classification (``messages.classify``): -32600/-32602 for what is not a message,
+   silence for client responses and notifications;
+4. the handshake table (``handshake``) gates every request;
+5. routing: ping, tools/list, tools/call, else -32601.
+Requests run concurrently: most are answered at once, ``attendre`` when its timer
+fires; answers leave in completion order (RPC-CONCURRENT).
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from . import tools
+from .framer import DEFAULT_MAX_LINE_BYTES, FrameEvent, LineFramer, TooLong
+from .handshake import Action, Handshake, Input
+from .messages import (
+    BLANK,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    ClientResponse,
+    Invalid,
+    JsonObject,
+    JsonValue,
+    Message,
+    Notification,
+    ParseFailure,
+    Request,
+    RequestId,
+    classify,
+    encode,
+    error_answer,
+    is_valid_id,
+    parse_line,
+    result_answer,
+)
+from .versions import BY_NAME, LATEST, SUPPORTED, SUPPORTED_NAMES, ProtocolVersion
+
+SERVER_NAME = "mcpref"
+SERVER_VERSION = "0.1.0"
+
+
+class VersionPolicy(enum.Enum):
+    REJECT = "reject"  # LIFE-VERSION-REJECT (default, the seeds' rule)
+    COUNTER_OFFER = "counter-offer"  # LIFE-VERSION-COUNTER-OFFER
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StartTimer:
+    token: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTimer:
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    text: str
+
+
+Effect: TypeAlias = Send | StartTimer | CancelTimer | Log
+
+# Ids 1 and "1" differ (RPC-ID-ECHO), and so must their keys.
+IdKey: TypeAlias = tuple[bool, RequestId]
+
+
+def id_key(request_id: RequestId) -> IdKey:
+    return (isinstance(request_id, str), request_id)
+
+
+@dataclass
+class _Batch:
+    answers: list[JsonObject] = field(default_factory=list)
+    waiting: int = 0
+
+
+@dataclass(frozen=True)
+class _Pending:
+    request_id: RequestId
+    outcome: tools.ToolText
+    batch: _Batch | None
+
+
+@dataclass(frozen=True)
+class _Later:
+    """A request whose answer a timer will produce."""
+
+    timer: StartTimer
+
+
+_Outcome: TypeAlias = JsonObject | _Later | None
+
+_UNANNOUNCED_PREFIXES = ("resources/", "prompts/", "logging/", "completion/")
+
+
+class ServerSession:
+    def __init__(
+        self,
+        *,
+        version_policy: VersionPolicy = VersionPolicy.REJECT,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    ) -> None:
+        self.version_policy = version_policy
+        self.framer = LineFramer(max_line_bytes)
+        self.handshake = Handshake()
+        self.version: ProtocolVersion | None = None
+        self._tokens = itertools.count(1)
+        self._pending: dict[int, _Pending] = {}
+        self._in_flight: dict[IdKey, int] = {}
+
+    @property
+    def in_flight(self) -> int:
+        """Requests accepted whose answer is still to come."""
+        return len(self._pending)
+
+    def receive_data(self, data: bytes) -> list[Effect]:
+        return self._lines(self.framer.receive_data(data))
+
+    def receive_eof(self) -> list[Effect]:
+        return self._lines(self.framer.receive_eof())
+
+    def complete(self, token: int) -> list[Effect]:
+        """The timer ``token`` fired: its request's answer is due now."""
+        pending = self._pending.pop(token)
+        del self._in_flight[id_key(pending.request_id)]
+        answer = _tool_result(pending.request_id, pending.outcome)
+        if pending.batch is None:
+            return [Send(encode(answer))]
+        pending.batch.answers.append(answer)
+        pending.batch.waiting -= 1
+        return self._flush_batch(pending.batch)
+
+    def _lines(self, events: list[FrameEvent]) -> list[Effect]:
+        effects: list[Effect] = []
+        for event in events:
+            if isinstance(event, TooLong):
+                message = f"line longer than {self.framer.max_line_bytes} bytes"
+                effects.append(Send(encode(error_answer(None, PARSE_ERROR, message))))  # FRAME-MAX-LINE
+            else:
+                effects.extend(self._line(event))
+        return effects
+
+    def _line(self, line: bytes) -> list[Effect]:
+        value = parse_line(line)
+        if value is BLANK:
+            return []  # FRAME-BLANK-LINE
+        if isinstance(value, ParseFailure):
+            return [Send(encode(error_answer(None, PARSE_ERROR, f"Parse error: {value.reason}")))]  # RPC-PARSE-ERROR
+        if isinstance(value, list):
+            return self._batch(value)
+        effects: list[Effect] = []
+        outcome = self._message(classify(value), None, effects)
+        if isinstance(outcome, dict):
+            effects.append(Send(encode(outcome)))
+        elif isinstance(outcome, _Later):
+            effects.append(outcome.timer)
+        return effects
+
+    def _batch(self, items: list[JsonValue]) -> list[Effect]:
+        if self.version is None or not self.version.batches:
+            answer = error_answer(None, INVALID_REQUEST, "batches are not part of this protocol version")
+            return [Send(encode(answer))]  # RPC-BATCH-UNSUPPORTED
+        if not items:
+            return [Send(encode(error_answer(None, INVALID_REQUEST, "empty batch")))]  # RPC-BATCH
+        batch = _Batch()
+        effects: list[Effect] = []
+        for item in items:
+            outcome = self._message(classify(item), batch, effects)
+            if isinstance(outcome, dict):
+                batch.answers.append(outcome)
+            elif isinstance(outcome, _Later):
+                batch.waiting += 1
+                effects.append(outcome.timer)
+        return effects + self._flush_batch(batch)
+
+    def _flush_batch(self, batch: _Batch) -> list[Effect]:
+        if batch.waiting or not batch.answers:
+            return []  # RPC-BATCH: nothing at all when no answer is due
+        return [Send(encode(batch.answers))]
+
+    def _message(self, message: Message, batch: _Batch | None, effects: list[Effect]) -> _Outcome:
+        if isinstance(message, Invalid):
+            return error_answer(message.id, message.code, f"Invalid request: {message.reason}")
+        if isinstance(message, ClientResponse):
+            effects.append(Log(f"dropped a response to id {message.id!r}: no request of ours has it"))
+            return None  # RPC-CLIENT-RESPONSE
+        if isinstance(message, Notification):
+            self._notification(message, effects)
+            return None  # RPC-NOTIFICATION-SILENT
+        if id_key(message.id) in self._in_flight:
+            return error_answer(
+                message.id, INVALID_REQUEST, "id already in use by a request in flight"
+            )  # RPC-DUPLICATE-ID
+        if message.method == "initialize":
+            if batch is not None:
+                return error_answer(
+                    message.id, INVALID_REQUEST, "initialize must not be batched"
+                )  # RPC-BATCH-INITIALIZE
+            return self._initialize(message)
+        action = self.handshake.handle(Input.PING if message.method == "ping" else Input.REQUEST)
+        if action is Action.NOT_INITIALIZED:
+            return error_answer(message.id, INVALID_REQUEST, "Not initialized")  # LIFE-PRE-INIT-REFUSED
+        return self._route(message, batch)
+
+    def _notification(self, message: Notification, effects: list[Effect]) -> None:
+        if message.method == "notifications/initialized":
+            self.handshake.handle(Input.INITIALIZED)
+        elif message.method == "notifications/cancelled" and message.params is not None:
+            request_id = message.params.get("requestId")
+            token = self._in_flight.pop(id_key(request_id), None) if is_valid_id(request_id) else None
+            if token is not None:
+                pending = self._pending.pop(token)
+                effects.append(CancelTimer(token))  # RPC-CANCEL: no answer will follow
+                if pending.batch is not None:
+                    pending.batch.waiting -= 1
+                    effects.extend(self._flush_batch(pending.batch))
+
+    def _initialize(self, request: Request) -> JsonObject:
+        chosen_or_refusal = self._negotiate(request)
+        accepted = isinstance(chosen_or_refusal, ProtocolVersion)
+        action = self.handshake.handle(Input.INITIALIZE_ACCEPTED if accepted else Input.INITIALIZE_REFUSED)
+        if action is Action.ALREADY_INITIALIZED:
+            return error_answer(request.id, INVALID_REQUEST, "Already initialized")  # LIFE-SECOND-INIT
+        if isinstance(chosen_or_refusal, ProtocolVersion):
+            self.version = chosen_or_refusal
+            return result_answer(request.id, _initialize_result(chosen_or_refusal))  # LIFE-INIT-RESULT
+        return chosen_or_refusal
+
+    def _negotiate(self, request: Request) -> ProtocolVersion | JsonObject:
+        params = request.params or {}
+        requested = params.get("protocolVersion")
+        client_info = params.get("clientInfo")
+        problem = None
+        if not isinstance(requested, str):
+            problem = "protocolVersion must be a string"
+        elif not isinstance(params.get("capabilities"), dict):
+            problem = "capabilities must be an object"
+        elif not (
+            isinstance(client_info, dict)
+            and isinstance(client_info.get("name"), str)
+            and isinstance(client_info.get("version"), str)
+        ):
+            problem = "clientInfo must be an object with string name and version"
+        if problem is not None:
+            return error_answer(request.id, INVALID_PARAMS, f"Invalid params: {problem}")  # RPC-INVALID-PARAMS
+        assert isinstance(requested, str)
+        version = BY_NAME.get(requested)
+        if version in SUPPORTED:
+            assert version is not None
+            return version  # LIFE-VERSION-ACCEPT
+        if self.version_policy is VersionPolicy.COUNTER_OFFER:
+            return LATEST  # LIFE-VERSION-COUNTER-OFFER
+        data: JsonObject = {"requested": requested, "supported": list(SUPPORTED_NAMES)}
+        return error_answer(request.id, INVALID_PARAMS, "Unsupported protocol version", data)  # LIFE-VERSION-REJECT
+
+    def _route(self, request: Request, batch: _Batch | None) -> _Outcome:
+        if request.method == "ping":
+            return result_answer(request.id, {})  # LIFE-PING
+        if request.method == "tools/list":
+            return result_answer(request.id, {"tools": self._tool_list()})
+        if request.method == "tools/call":
+            return self._call(request, batch)
+        if request.method.startswith(_UNANNOUNCED_PREFIXES):
+            return error_answer(
+                request.id, METHOD_NOT_FOUND, f"Capability not announced: {request.method}"
+            )  # CAP-UNANNOUNCED-METHOD
+        return error_answer(request.id, METHOD_NOT_FOUND, f"Method not found: {request.method}")  # RPC-METHOD-NOT-FOUND
+
+    def _tool_list(self) -> list[JsonValue]:
+        with_title = self._negotiated.tool_title
+        return [tools.listing(tool, with_title=with_title) for tool in tools.TOOLS]  # TOOLS-LIST-SHAPE
+
+    def _call(self, request: Request, batch: _Batch | None) -> _Outcome:
+        params = request.params or {}
+        name = params.get("name")
+        arguments = params.get("arguments", {})
+        if not isinstance(name, str) or not isinstance(arguments, dict):
+            return error_answer(
+                request.id, INVALID_PARAMS, "Invalid params: name must be a string, arguments an object"
+            )  # RPC-INVALID-PARAMS
+        tool = tools.BY_NAME.get(name)
+        if tool is None:
+            return error_answer(request.id, INVALID_PARAMS, f"Unknown tool: {name}")  # TOOLS-UNKNOWN
+        problem = tools.argument_problem(tool.input_schema, arguments)
+        if problem is not None:
+            if self._negotiated.invalid_arguments_are_tool_errors:
+                return _tool_result(request.id, tools.ToolText(problem, is_error=True))  # TOOLS-ARGS-INVALID
+            return error_answer(request.id, INVALID_PARAMS, f"Invalid arguments: {problem}")  # TOOLS-ARGS-INVALID
+        outcome = tool.run(arguments)
+        if isinstance(outcome, tools.ToolText):
+            return _tool_result(request.id, outcome)  # TOOLS-CALL-RESULT, TOOLS-EXEC-ERROR
+        token = next(self._tokens)
+        self._pending[token] = _Pending(request.id, outcome.then, batch)
+        self._in_flight[id_key(request.id)] = token
+        return _Later(StartTimer(token, outcome.seconds))  # RPC-CONCURRENT
+
+    @property
+    def _negotiated(self) -> ProtocolVersion:
+        if self.version is None:
+            raise AssertionError("a request was served before a version was negotiated")
+        return self.version
+
+
+def _initialize_result(version: ProtocolVersion) -> JsonObject:
+    return {
+        "protocolVersion": version.name,
+        "capabilities": {"tools": {"listChanged": False}},  # CAP-ANNOUNCED-METHODS: only what works
+        "serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION},
+    }
+
+
+def _tool_result(request_id: RequestId, outcome: tools.ToolText) -> JsonObject:
+    content: JsonValue = [{"type": "text", "text": outcome.text}]
+    return result_answer(request_id, {"content": content, "isError": outcome.is_error})

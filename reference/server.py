@@ -1,0 +1,202 @@
+"""``mcpref serve``: the reference server on stdin and stdout, a thin loop around ServerSession.
+
+This is the one module of ``reference`` that does I/O and keeps time. It reads stdin in
+chunks as they come, feeds them to the session, performs the effects (writes, timers,
+log lines) and waits for stdout to drain before reading more, so a client that stops
+reading stalls the server instead of growing its memory.
+
+Exit status (STDIO-EOF-DRAIN, STDIO-SIGNALS): 0 after stdin EOF once every in-flight
+request is answered; 1 when stdout was closed by the reader; 2 for bad usage; 130 on
+SIGINT and 143 on SIGTERM, without waiting for in-flight work. Only messages go to
+stdout (STDIO-STDOUT-MESSAGES-ONLY); the ready line and logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import stat
+import sys
+from collections.abc import Awaitable, Callable
+
+from .dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer, VersionPolicy
+from .framer import DEFAULT_MAX_LINE_BYTES
+from .versions import SUPPORTED_NAMES
+
+READ_SIZE = 64 * 1024
+EXIT_OK, EXIT_STDOUT_CLOSED, EXIT_SIGINT, EXIT_SIGTERM = 0, 1, 130, 143
+
+
+def log(text: str) -> None:
+    try:
+        sys.stderr.write(f"mcpref serve: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # stderr is gone too; nothing left to tell
+
+
+def _is_pipe_like(fd: int) -> bool:
+    """asyncio pipe transports take pipes, sockets and terminals, not regular files."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+
+async def _open_stdin(fd: int) -> Callable[[], Awaitable[bytes]]:
+    if not _is_pipe_like(fd):
+
+        async def read_file() -> bytes:
+            return os.read(fd, READ_SIZE)  # a regular file never blocks for long
+
+        return read_file
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=READ_SIZE)
+    pipe = open(fd, "rb", buffering=0, closefd=False)  # noqa: SIM115 (the transport owns it)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+
+    async def read_pipe() -> bytes:
+        return await reader.read(READ_SIZE)
+
+    return read_pipe
+
+
+class _Stdout:
+    """Writes answers; notices a reader that went away and then stays quiet."""
+
+    def __init__(self, fd: int, writer: asyncio.StreamWriter | None) -> None:
+        self.fd = fd
+        self.closed = False
+        self._writer = writer
+
+    @classmethod
+    async def open(cls, fd: int) -> _Stdout:
+        if not _is_pipe_like(fd):
+            return cls(fd, None)
+        loop = asyncio.get_running_loop()
+        pipe = open(fd, "wb", buffering=0, closefd=False)  # noqa: SIM115 (the transport owns it)
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pipe)
+        return cls(fd, asyncio.StreamWriter(transport, protocol, None, loop))
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if self._writer is None:
+            self._write_file(data)
+        elif self._writer.transport.is_closing():
+            self.closed = True
+        else:
+            self._writer.write(data)
+
+    def _write_file(self, data: bytes) -> None:
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self.fd, view) :]
+        except OSError:
+            self.closed = True
+
+    async def drain(self) -> None:
+        if self._writer is None or self.closed:
+            return
+        try:
+            await self._writer.drain()
+        except ConnectionError:
+            self.closed = True
+
+
+async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -> int:
+    loop = asyncio.get_running_loop()
+    read = await _open_stdin(stdin_fd)
+    out = await _Stdout.open(stdout_fd)
+    timers: dict[int, asyncio.TimerHandle] = {}
+    idle = asyncio.Event()
+    idle.set()
+
+    def perform(effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Send):
+                out.write(effect.data)
+            elif isinstance(effect, StartTimer):
+                timers[effect.token] = loop.call_later(effect.seconds, fire, effect.token)
+                idle.clear()
+            elif isinstance(effect, CancelTimer):
+                timers.pop(effect.token).cancel()
+            else:
+                assert isinstance(effect, Log)
+                log(effect.text)
+        if not timers:
+            idle.set()
+
+    def fire(token: int) -> None:
+        del timers[token]
+        perform(session.complete(token))
+
+    log(f"ready; protocol versions {', '.join(SUPPORTED_NAMES)}")
+    while not out.closed:
+        chunk = await read()
+        if not chunk:
+            break
+        perform(session.receive_data(chunk))
+        await out.drain()
+    if out.closed:
+        log("stdout was closed; stopping")
+        return EXIT_STDOUT_CLOSED
+    perform(session.receive_eof())
+    await idle.wait()  # STDIO-EOF-DRAIN: finish in-flight work before leaving
+    await out.drain()
+    return EXIT_STDOUT_CLOSED if out.closed else EXIT_OK
+
+
+async def _serve_until_signalled(session: ServerSession) -> int:
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    received: list[int] = []
+
+    def stop(status: int) -> None:
+        received.append(status)
+        task.cancel()
+
+    loop.add_signal_handler(signal.SIGTERM, stop, EXIT_SIGTERM)  # STDIO-SIGNALS
+    loop.add_signal_handler(signal.SIGINT, stop, EXIT_SIGINT)
+    try:
+        return await serve(session)
+    except asyncio.CancelledError:
+        log("stopped by signal")
+        return received[0]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--version-policy",
+        choices=[policy.value for policy in VersionPolicy],
+        default=VersionPolicy.REJECT.value,
+        help="answer to an unsupported protocol version: -32602 (reject, default) or the latest supported version",
+    )
+    parser.add_argument(
+        "--max-line-bytes",
+        type=int,
+        default=DEFAULT_MAX_LINE_BYTES,
+        help=f"longest accepted line, without its LF (default {DEFAULT_MAX_LINE_BYTES})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_line_bytes < 1:
+        log("--max-line-bytes must be at least 1")
+        return 2
+    session = ServerSession(version_policy=VersionPolicy(args.version_policy), max_line_bytes=args.max_line_bytes)
+    try:
+        return asyncio.run(_serve_until_signalled(session))
+    finally:
+        for fd in (0, 1):
+            with contextlib.suppress(OSError):
+                os.set_blocking(fd, True)  # asyncio made them non-blocking; do not leave a shell that way
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mcpref serve", description="Run the reference MCP server on stdio.")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
