@@ -11,8 +11,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
+# The main job on the bundled defaults: a campaign against the reference server (nothing to
+# find), then one against a bundled buggy server (a finding, its reproducer, a shell line).
 demo: $(STAMP)
-	$(BIN)/python -m fuzz.demo
+	$(BIN)/mcpref fuzz --budget 15 --seed 1 --progress --campaign-dir campaigns/demo-reference
+	$(BIN)/mcpref fuzz --budget 30 --seed 1 --progress --campaign-dir campaigns/demo-silent \
+		-- $(BIN)/python examples/buggy/silent_on_parse_error.py || test $$? -eq 1
 
 typecheck: $(STAMP)
 	$(BIN)/mypy reference fuzz

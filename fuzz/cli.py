@@ -1,11 +1,52 @@
-"""The ``mcpref`` command: ``serve`` runs the reference; the other subcommands test a target."""
+"""The ``mcpref`` command.
+
+    mcpref serve   [--version-policy P] [--max-line-bytes N]
+    mcpref fuzz    [--budget S] [--seed N] [--profile spec|strict] [--version V] [--report PATH]
+                   [--campaign-dir DIR] [--pause S] [--progress] [-- CMD [ARGS...]]
+    mcpref check   [--profile spec|strict] [--json] [-- CMD [ARGS...]]
+    mcpref replay  FILE [-- CMD [ARGS...]]
+
+The target command is an argv list taken after ``--`` and started without a shell; with
+none, the target is the bundled reference server. Exit status: 0 nothing found, 1
+failures found, 2 bad usage or a target that could not be started at all.
+"""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import re
 import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from reference import server
+from reference.oracle import Finding, Profile, Status, judge
+from reference.rules import BY_ID, RULES
+from reference.versions import SUPPORTED_NAMES
+
+from .campaign import Campaign, Outcome, stderr_progress
+from .corpus import SCENARIOS, Scenario
+from .report import (
+    ReproducerError,
+    finding_json,
+    load_reproducer,
+    reproducer_json,
+    shell_line,
+    transcript,
+    write_atomic,
+)
+from .target import Run, TargetError, Timing, run_case
+
+EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+DEFAULT_TARGET = [sys.executable, "-m", "reference"]
+
+
+def _profile(text: str) -> Profile:
+    return Profile(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -13,12 +54,224 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the reference server on stdin/stdout")
     server.add_arguments(serve)
+    profiles = [p.value for p in Profile]
+
+    fuzz = commands.add_parser("fuzz", help="run a Hypothesis campaign against a server command")
+    fuzz.add_argument("--budget", type=float, default=60.0, help="seconds of generation (default 60)")
+    fuzz.add_argument("--seed", type=int, default=None, help="Hypothesis seed, for a reproducible campaign")
+    fuzz.add_argument("--profile", choices=profiles, default="spec")
+    fuzz.add_argument("--version", choices=SUPPORTED_NAMES, default=None, help="negotiate only this version")
+    fuzz.add_argument("--report", type=Path, default=None, help="write a JSON report here")
+    fuzz.add_argument("--campaign-dir", type=Path, default=None, help="example database and reproducers")
+    fuzz.add_argument("--pause", type=float, default=Timing.pause, help="seconds between two chunk writes")
+    fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+
+    check = commands.add_parser("check", help="run the fixed corpus and print one row per requirement")
+    check.add_argument("--profile", choices=profiles, default="spec")
+    check.add_argument("--json", action="store_true", help="machine-readable output")
+
+    replay = commands.add_parser("replay", help="re-run a saved failing case")
+    replay.add_argument("file", type=Path)
     return parser
 
 
+def _split_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    if "--" in argv:
+        cut = argv.index("--")
+        return argv[:cut], argv[cut + 1 :]
+    return argv, None
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return server.run(args)
+    own, target = _split_command(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args = parser.parse_args(own)
+    if target == []:
+        parser.error("-- must be followed by a command")
+    if args.command == "serve":
+        return server.run(args)
+    try:
+        if args.command == "fuzz":
+            return _fuzz(args, target or DEFAULT_TARGET)
+        if args.command == "check":
+            return _check(args, target or DEFAULT_TARGET)
+        return _replay(args, target)
+    except TargetError as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ReproducerError as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _campaign_dir(command: list[str]) -> Path:
+    digest = hashlib.sha256("\0".join(command).encode()).hexdigest()[:10]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(command[-1]).name)[:40]
+    return Path("campaigns") / f"{name}-{digest}"
+
+
+def _fuzz(args: argparse.Namespace, command: list[str]) -> int:
+    if args.budget <= 0 or args.pause < 0:
+        print("mcpref: --budget must be positive and --pause not negative", file=sys.stderr)
+        return EXIT_USAGE
+    profile = Profile(args.profile)
+    directory = args.campaign_dir or _campaign_dir(command)
+    timing = Timing(pause=args.pause)
+    run_case(command, [], timing)  # raises TargetError when the command cannot start at all
+    show = args.progress or sys.stderr.isatty()
+    campaign = Campaign(
+        command,
+        profile=profile,
+        budget=args.budget,
+        seed=args.seed,
+        version=args.version,
+        directory=directory,
+        timing=timing,
+        progress=stderr_progress if show else None,
+    )
+    outcome = campaign.run()
+    if show:
+        sys.stderr.write("\n")
+    _print_fuzz_summary(outcome, command, profile, args.seed, directory)
+    if args.report is not None:
+        write_atomic(
+            args.report, json.dumps(_fuzz_report(outcome, command, profile, args.seed, directory), indent=2) + "\n"
+        )
+    return EXIT_FOUND if outcome.failures else EXIT_CLEAN
+
+
+def _fuzz_report(
+    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, directory: Path
+) -> dict[str, object]:
+    stats = outcome.stats
+    elapsed = time.monotonic() - stats.started
+    return {
+        "command": command,
+        "profile": profile.value,
+        "seed": seed,
+        "cases": stats.cases,
+        "messages": stats.messages,
+        "seconds": round(elapsed, 3),
+        "target_seconds": round(stats.target_seconds, 3),
+        "failures": [
+            {
+                **finding_json(failure.finding, profile),
+                "input": [chunk.decode("utf-8", "backslashreplace") for chunk in failure.case.chunks],
+                "transcript": transcript(failure.case.chunks, failure.run),
+                "all_findings": [finding_json(f, profile) for f in failure.findings],
+                "reproducer": str(directory / "repro" / f"{failure.rule}.json"),
+                "shell": None if failure.needs_timing else shell_line(command, failure.case.stream),
+            }
+            for failure in outcome.failures
+        ],
+        "warnings": [finding_json(finding, profile) for finding in outcome.warnings.values()],
+    }
+
+
+def _print_fuzz_summary(
+    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, directory: Path
+) -> None:
+    stats = outcome.stats
+    elapsed = max(time.monotonic() - stats.started, 1e-9)
+    print(
+        f"mcpref fuzz: {stats.cases} cases, {stats.messages} messages in {elapsed:.1f}s "
+        f"({stats.messages / elapsed:.0f} msg/s), profile {profile.value}, seed {seed}"
+    )
+    rows = [(f.rule, BY_ID[f.rule].level.value, "fail", f.finding.message) for f in outcome.failures]
+    rows += [(rule, BY_ID[rule].level.value, "warn", f.message) for rule, f in outcome.warnings.items()]
+    if not rows:
+        print("no divergence found")
+        return
+    _print_table(["ID", "LEVEL", "STATUS", "FINDING"], rows)
+    for failure in outcome.failures:
+        path = directory / "repro" / f"{failure.rule}.json"
+        write_atomic(path, reproducer_json(failure.rule, profile, command, failure.case.chunks, failure.case.settle))
+        print(f"\n{failure.rule}: {failure.finding.message}")
+        print(f"  expected: {failure.finding.expected}")
+        print(f"  actual:   {failure.finding.actual}")
+        print(f"  reproducer: mcpref replay {path}")
+        if not failure.needs_timing:
+            print(f"  shell: {shell_line(command, failure.case.stream)}")
+
+
+def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
+    widths = [max(len(str(row[i])) for row in [tuple(header), *rows]) for i in range(len(header) - 1)]
+    for row in [tuple(header), *rows]:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + str(row[-1]))
+
+
+def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
+    run = run_case(command, scenario.case.chunks, timing, settle=scenario.case.settle, eof=scenario.eof)
+    findings = judge(scenario.case.stream, run.observation)
+    if scenario.eof and run.exit_status != 0:
+        findings.append(
+            Finding(
+                "STDIO-EOF-DRAIN", False, None, "did not exit 0 after stdin EOF", "exit status 0", str(run.exit_status)
+            )
+        )
+    return run, findings
+
+
+def check_rows(command: list[str], profile: Profile) -> list[dict[str, object]]:
+    """One row per requirement: pass, warn, fail, or n/a when the corpus does not exercise it."""
+    timing = Timing()
+    run_case(command, [], timing)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda s: run_scenario(s, command, timing), SCENARIOS))
+    rows: list[dict[str, object]] = []
+    for rule in RULES:
+        exercised = [s.name for s in SCENARIOS if rule.id in s.rules]
+        hits = [
+            (s.name, f)
+            for s, (_, findings) in zip(SCENARIOS, results, strict=True)
+            for f in findings
+            if f.rule == rule.id
+        ]
+        statuses = {f.status(profile) for _, f in hits}
+        status = "fail" if Status.FAIL in statuses else "warn" if hits else "pass" if exercised else "n/a"
+        rows.append(
+            {
+                "id": rule.id,
+                "level": rule.level.value,
+                "status": status,
+                "scenarios": exercised,
+                "findings": [{"scenario": name, **finding_json(f, profile)} for name, f in hits],
+            }
+        )
+    return rows
+
+
+def _check(args: argparse.Namespace, command: list[str]) -> int:
+    profile = Profile(args.profile)
+    rows = check_rows(command, profile)
+    if args.json:
+        print(json.dumps({"command": command, "profile": profile.value, "rules": rows}, indent=2))
+    else:
+        table = []
+        for row in rows:
+            findings = row["findings"]
+            assert isinstance(findings, list)
+            note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else ""
+            table.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
+        _print_table(["ID", "LEVEL", "STATUS", "NOTE"], table)
+    return EXIT_FOUND if any(row["status"] == "fail" for row in rows) else EXIT_CLEAN
+
+
+def _replay(args: argparse.Namespace, command: list[str] | None) -> int:
+    reproducer = load_reproducer(args.file)
+    argv = command or reproducer.argv
+    run = run_case(argv, reproducer.chunks, Timing(), settle=reproducer.settle)
+    findings = judge(b"".join(reproducer.chunks), run.observation)
+    for line in transcript(reproducer.chunks, run):
+        print(line)
+    failing = [f for f in findings if f.status(reproducer.profile) is Status.FAIL]
+    for finding in findings:
+        print(
+            f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})"
+        )
+    if not findings:
+        print("no divergence: the case passes")
+    return EXIT_FOUND if failing else EXIT_CLEAN
 
 
 if __name__ == "__main__":

@@ -95,6 +95,7 @@ def id_key(request_id: RequestId) -> IdKey:
 class _Batch:
     answers: list[JsonObject] = field(default_factory=list)
     waiting: int = 0
+    sealed: bool = False  # every member has been read; a member's cancellation may come before
 
 
 @dataclass(frozen=True)
@@ -194,11 +195,12 @@ class ServerSession:
             elif isinstance(outcome, _Later):
                 batch.waiting += 1
                 effects.append(outcome.timer)
+        batch.sealed = True
         return effects + self._flush_batch(batch)
 
     def _flush_batch(self, batch: _Batch) -> list[Effect]:
-        if batch.waiting or not batch.answers:
-            return []  # RPC-BATCH: nothing at all when no answer is due
+        if not batch.sealed or batch.waiting or not batch.answers:
+            return []  # RPC-BATCH: nothing at all when no answer is due; RPC-ONE-ANSWER: once
         return [Send(encode(batch.answers))]
 
     def _message(self, message: Message, batch: _Batch | None, effects: list[Effect]) -> _Outcome:
@@ -251,21 +253,10 @@ class ServerSession:
 
     def _negotiate(self, request: Request) -> ProtocolVersion | JsonObject:
         params = request.params or {}
-        requested = params.get("protocolVersion")
-        client_info = params.get("clientInfo")
-        problem = None
-        if not isinstance(requested, str):
-            problem = "protocolVersion must be a string"
-        elif not isinstance(params.get("capabilities"), dict):
-            problem = "capabilities must be an object"
-        elif not (
-            isinstance(client_info, dict)
-            and isinstance(client_info.get("name"), str)
-            and isinstance(client_info.get("version"), str)
-        ):
-            problem = "clientInfo must be an object with string name and version"
+        problem = initialize_params_problem(params)
         if problem is not None:
             return error_answer(request.id, INVALID_PARAMS, f"Invalid params: {problem}")  # RPC-INVALID-PARAMS
+        requested = params["protocolVersion"]
         assert isinstance(requested, str)
         version = BY_NAME.get(requested)
         if version in SUPPORTED:
@@ -322,6 +313,22 @@ class ServerSession:
         if self.version is None:
             raise AssertionError("a request was served before a version was negotiated")
         return self.version
+
+
+def initialize_params_problem(params: JsonObject) -> str | None:
+    """What makes initialize params unacceptable (the schema requires all three), or None."""
+    client_info = params.get("clientInfo")
+    if not isinstance(params.get("protocolVersion"), str):
+        return "protocolVersion must be a string"
+    if not isinstance(params.get("capabilities"), dict):
+        return "capabilities must be an object"
+    if not (
+        isinstance(client_info, dict)
+        and isinstance(client_info.get("name"), str)
+        and isinstance(client_info.get("version"), str)
+    ):
+        return "clientInfo must be an object with string name and version"
+    return None
 
 
 def _initialize_result(version: ProtocolVersion) -> JsonObject:

@@ -205,7 +205,7 @@ RULES: tuple[Rule, ...] = (
     Rule("TOOLS-UNKNOWN", _S, "all", "A call to an unknown tool gets -32602."),
     Rule(
         "TOOLS-ARGS-INVALID",
-        _M,
+        _S,
         "all",
         "Arguments failing inputSchema get -32602 up to 2025-06-18 and an isError result from 2025-11-25.",
     ),

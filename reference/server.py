@@ -68,7 +68,12 @@ class _Stdout:
     def __init__(self, fd: int, writer: asyncio.StreamWriter | None) -> None:
         self.fd = fd
         self.closed = False
+        self.gone = asyncio.Event()  # set with ``closed``, to stop waiting for stdin
         self._writer = writer
+
+    def _close(self) -> None:
+        self.closed = True
+        self.gone.set()
 
     @classmethod
     async def open(cls, fd: int) -> _Stdout:
@@ -85,7 +90,7 @@ class _Stdout:
         if self._writer is None:
             self._write_file(data)
         elif self._writer.transport.is_closing():
-            self.closed = True
+            self._close()
         else:
             self._writer.write(data)
 
@@ -95,7 +100,7 @@ class _Stdout:
             while view:
                 view = view[os.write(self.fd, view) :]
         except OSError:
-            self.closed = True
+            self._close()
 
     async def drain(self) -> None:
         if self._writer is None or self.closed:
@@ -103,7 +108,7 @@ class _Stdout:
         try:
             await self._writer.drain()
         except ConnectionError:
-            self.closed = True
+            self._close()
 
 
 async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -> int:
@@ -134,12 +139,20 @@ async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -
         perform(session.complete(token))
 
     log(f"ready; protocol versions {', '.join(SUPPORTED_NAMES)}")
+    gone = asyncio.ensure_future(out.gone.wait())
     while not out.closed:
-        chunk = await read()
+        # A timer's answer may find stdout closed while we wait for stdin: stop waiting then.
+        reading = asyncio.ensure_future(read())
+        await asyncio.wait((reading, gone), return_when=asyncio.FIRST_COMPLETED)
+        if not reading.done():
+            reading.cancel()
+            break
+        chunk = reading.result()
         if not chunk:
             break
         perform(session.receive_data(chunk))
         await out.drain()
+    gone.cancel()
     if out.closed:
         log("stdout was closed; stopping")
         return EXIT_STDOUT_CLOSED

@@ -1,0 +1,172 @@
+"""A small synchronous stdio loop around the reference ``ServerSession``, with hooks for one bug each.
+
+Without hooks, ``run()`` behaves like ``mcpref serve``: the same framing (the reference
+``LineFramer``), the same answers, concurrent ``attendre`` calls (a heap of timer
+deadlines; ``select`` waits on stdin until the next one), a ready line on stderr, exit 0
+at stdin EOF once the pending timers have fired, 1 when stdout was closed, 128 + signal
+number on SIGINT or SIGTERM. Each example in this directory changes one thing:
+
+- ``framer``: what cuts the byte stream into lines (anything with ``receive_data`` and
+  ``receive_eof`` like ``LineFramer``); each line it gives is handed to the session
+  followed by one LF, so the session's own framer sees exactly that line.
+- ``on_line(line, handle)``: sees every complete line; ``handle(line)`` is what the
+  reference would do with it (its effects), and the hook returns the effects to perform.
+- ``rewrite(data)``: edits every line written to stdout (each is one answer, or the
+  array of a batch's answers), including answers that timers produce later.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import json
+import os
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, Protocol, TypeAlias
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for ``reference``
+
+from reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer
+from reference.framer import FrameEvent, LineFramer, TooLong
+from reference.messages import (
+    PARSE_ERROR,
+    Blank,
+    Message,
+    ParseFailure,
+    classify,
+    encode,
+    error_answer,
+    parse_line,
+)
+from reference.versions import SUPPORTED_NAMES
+
+READ_SIZE = 64 * 1024
+EXIT_OK, EXIT_STDOUT_CLOSED = 0, 1
+
+Handle: TypeAlias = Callable[[bytes], list[Effect]]
+LineHook: TypeAlias = Callable[[bytes, Handle], list[Effect]]
+Answer: TypeAlias = dict[str, Any]
+
+
+class Framer(Protocol):
+    def receive_data(self, data: bytes) -> Sequence[FrameEvent]: ...
+
+    def receive_eof(self) -> Sequence[FrameEvent]: ...
+
+
+def log(text: str) -> None:
+    with contextlib.suppress(OSError, ValueError):  # stderr gone too: nothing left to tell, as mcpref serve
+        sys.stderr.write(f"{Path(sys.argv[0]).stem}: {text}\n")
+        sys.stderr.flush()
+
+
+def message_of(line: bytes) -> Message | None:
+    """The message a line carries, as the reference reads it; None for blank, non-JSON and batch lines."""
+    value = parse_line(line)
+    if isinstance(value, Blank | ParseFailure | list):
+        return None
+    return classify(value)
+
+
+def edit_answers(data: bytes, edit: Callable[[Answer], None]) -> bytes:
+    """Apply ``edit`` to each answer of an output line and encode it again as the reference does."""
+    answer = json.loads(data)
+    for item in answer if isinstance(answer, list) else [answer]:
+        edit(item)
+    return encode(answer)
+
+
+def _stop_on_signal(signum: int, frame: object) -> NoReturn:
+    log("stopped by signal")
+    raise SystemExit(128 + signum)  # 130 for SIGINT, 143 for SIGTERM, as mcpref serve
+
+
+class _Loop:
+    def __init__(self, session: ServerSession, on_line: LineHook | None, rewrite: Callable[[bytes], bytes] | None):
+        self.session = session
+        self.on_line = on_line
+        self.rewrite = rewrite
+        self.deadlines: list[tuple[float, int]] = []  # a heap of (deadline, timer token)
+        self.live: set[int] = set()  # tokens neither fired nor cancelled
+
+    def handle(self, line: bytes) -> list[Effect]:
+        return self.session.receive_data(line + b"\n")
+
+    def event(self, event: FrameEvent) -> None:
+        if isinstance(event, TooLong):  # FRAME-MAX-LINE: the answer ServerSession gives for it
+            limit = self.session.framer.max_line_bytes
+            self.perform([Send(encode(error_answer(None, PARSE_ERROR, f"line longer than {limit} bytes")))])
+        elif self.on_line is None:
+            self.perform(self.handle(event))
+        else:
+            self.perform(self.on_line(event, self.handle))
+
+    def perform(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Send):
+                self.write(effect.data if self.rewrite is None else self.rewrite(effect.data))
+            elif isinstance(effect, StartTimer):
+                heapq.heappush(self.deadlines, (time.monotonic() + effect.seconds, effect.token))
+                self.live.add(effect.token)
+            elif isinstance(effect, CancelTimer):
+                self.live.discard(effect.token)
+            else:
+                assert isinstance(effect, Log)
+                log(effect.text)
+
+    @staticmethod
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(1, view) :]
+
+    def fire_due(self) -> float | None:
+        """Fire the timers that are due; return the seconds until the next one, None when none is left."""
+        while self.deadlines:
+            deadline, token = self.deadlines[0]
+            wait = deadline - time.monotonic()
+            if token in self.live and wait > 0:
+                return wait
+            heapq.heappop(self.deadlines)
+            if token in self.live:
+                self.live.remove(token)
+                self.perform(self.session.complete(token))
+        return None
+
+
+def run(
+    *,
+    framer: Framer | None = None,
+    on_line: LineHook | None = None,
+    rewrite: Callable[[bytes], bytes] | None = None,
+    session: ServerSession | None = None,
+) -> int:
+    """Serve stdin/stdout until EOF; return the exit status."""
+    session = session or ServerSession()
+    framer = framer or LineFramer(session.framer.max_line_bytes)
+    loop = _Loop(session, on_line, rewrite)
+    signal.signal(signal.SIGTERM, _stop_on_signal)
+    signal.signal(signal.SIGINT, _stop_on_signal)
+    log(f"ready; protocol versions {', '.join(SUPPORTED_NAMES)}")
+    try:
+        while True:
+            readable, _, _ = select.select([0], [], [], loop.fire_due())
+            if readable:
+                chunk = os.read(0, READ_SIZE)
+                if not chunk:
+                    break
+                for event in framer.receive_data(chunk):
+                    loop.event(event)
+        for event in framer.receive_eof():
+            loop.event(event)
+        while (wait := loop.fire_due()) is not None:  # STDIO-EOF-DRAIN
+            time.sleep(wait)
+    except BrokenPipeError:
+        log("stdout was closed; stopping")
+        return EXIT_STDOUT_CLOSED
+    return EXIT_OK

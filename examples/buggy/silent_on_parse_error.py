@@ -1,0 +1,20 @@
+"""Bug: a line that is not JSON (or not UTF-8) gets no answer at all, instead of -32700 with id null.
+
+Imitates: the official SDKs, which log the parse failure and drop the line.
+Caught as: RPC-PARSE-ERROR, profile ``spec``.
+"""
+
+from __future__ import annotations
+
+from _harness import Handle, run
+
+from reference.dispatcher import Effect
+from reference.messages import ParseFailure, parse_line
+
+
+def on_line(line: bytes, handle: Handle) -> list[Effect]:
+    return [] if isinstance(parse_line(line), ParseFailure) else handle(line)
+
+
+if __name__ == "__main__":
+    raise SystemExit(run(on_line=on_line))

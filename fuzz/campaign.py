@@ -1,0 +1,227 @@
+"""A fuzz campaign: Hypothesis generates cases, the target runs them, the oracle judges.
+
+Hypothesis does the searching, shrinking and remembering: each distinct rule broken
+raises its own exception type, so ``report_multiple_bugs`` shrinks each separately, and
+the example database under the campaign directory replays earlier failures first on the
+next run. The budget is enforced from inside the test: once it is spent, a
+``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for a failure)
+ends the run; shrinking already under way may use a few seconds of grace.
+
+After the run, each failure's minimal case is replayed as one chunk and as one chunk
+per line: if either passes, what the failure depends on is the chunking, and the
+finding is FRAME-CHUNK-INVARIANT whatever rule the oracle saw broken.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, event, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+from reference.oracle import Finding, Profile, Status, judge
+from reference.rules import BY_ID
+
+from .strategies import Case, cases
+from .target import Run, Timing, run_case
+
+GRACE_SECONDS = 5.0
+
+
+class Divergence(AssertionError):
+    """A case on which the target broke a rule (one subclass per rule)."""
+
+
+_DIVERGENCES: dict[str, type[Divergence]] = {}
+
+
+def _divergence(rule: str) -> type[Divergence]:
+    if rule not in _DIVERGENCES:
+        _DIVERGENCES[rule] = type(f"Divergence_{rule.replace('-', '_')}", (Divergence,), {})
+    return _DIVERGENCES[rule]
+
+
+class _BudgetSpent(BaseException):
+    pass
+
+
+@dataclass
+class Failure:
+    rule: str
+    case: Case
+    run: Run
+    findings: list[Finding]
+
+    @property
+    def finding(self) -> Finding:
+        return next(f for f in self.findings if f.rule == self.rule)
+
+    @property
+    def needs_timing(self) -> bool:
+        return self.rule == "FRAME-CHUNK-INVARIANT"
+
+
+@dataclass
+class Stats:
+    cases: int = 0
+    messages: int = 0
+    started: float = field(default_factory=time.monotonic)
+    target_seconds: float = 0.0
+    warnings: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    failures: list[Failure]
+    stats: Stats
+    warnings: dict[str, Finding]
+
+
+def _failing(findings: list[Finding], profile: Profile) -> list[Finding]:
+    return [f for f in findings if f.status(profile) is Status.FAIL]
+
+
+class Campaign:
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        profile: Profile = Profile.SPEC,
+        budget: float = 60.0,
+        seed: int | None = None,
+        version: str | None = None,
+        directory: Path | None = None,
+        timing: Timing | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        self.argv = argv
+        self.profile = profile
+        self.budget = budget
+        self.seed = seed
+        self.version = version
+        self.directory = directory
+        self.timing = timing or Timing()
+        self.progress = progress
+        self.stats = Stats()
+        self.best: dict[str, Failure] = {}
+        self.warnings: dict[str, Finding] = {}
+        self._last_progress = 0.0
+
+    def execute(self, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
+        started = time.monotonic()
+        run = run_case(self.argv, case.chunks, timing or self.timing, settle=case.settle)
+        self.stats.target_seconds += time.monotonic() - started
+        return run, judge(case.stream, run.observation)
+
+    def run(self) -> Outcome:
+        deadline = self.stats.started + self.budget
+        database = DirectoryBasedExampleDatabase(str(self.directory / "examples")) if self.directory else None
+
+        @settings(
+            max_examples=10**9,
+            deadline=None,
+            database=database,
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=True,
+            verbosity=Verbosity.quiet,
+            phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+            derandomize=False,
+        )
+        @given(case=cases(self.version))
+        def probe(case: Case) -> None:
+            now = time.monotonic()
+            if now > deadline + (GRACE_SECONDS if self.best else 0.0):
+                raise _BudgetSpent
+            run, findings = self.execute(case)
+            self.stats.cases += 1
+            self.stats.messages += case.messages
+            for finding in findings:
+                if finding.status(self.profile) is Status.WARN:
+                    self.warnings.setdefault(finding.rule, finding)
+                    event(f"warn {finding.rule}")
+            self._report_progress(deadline)
+            failing = _failing(findings, self.profile)
+            if not failing:
+                return
+            rule = failing[0].rule
+            self._keep(Failure(rule, case, run, findings))
+            raise _divergence(rule)(f"{rule}: {failing[0].message}")
+
+        test = hypothesis_seed(self.seed)(probe) if self.seed is not None else probe
+        try:
+            test()
+        except _BudgetSpent:
+            pass
+        except (Divergence, ExceptionGroup):
+            pass  # the failures are in self.best, each at its smallest
+        failures: dict[str, Failure] = {}
+        for failure in self.best.values():
+            attributed = self._attribute(failure)
+            failures.setdefault(attributed.rule, attributed)
+        return Outcome(list(failures.values()), self.stats, self.warnings)
+
+    def _keep(self, failure: Failure) -> None:
+        kept = self.best.get(failure.rule)
+        size = (len(failure.case.stream), len(failure.case.chunks))
+        if kept is None or size <= (len(kept.case.stream), len(kept.case.chunks)):
+            self.best[failure.rule] = failure
+
+    def _attribute(self, failure: Failure) -> Failure:
+        """FRAME-CHUNK-INVARIANT when the same bytes pass under another cutting."""
+        case = failure.case
+        if len(case.chunks) < 2 and len(case.lines) < 2:
+            return failure
+        offsets = []
+        position = 0
+        for line in case.lines[:-1]:
+            position += len(line)
+            offsets.append(position)
+        # A long pause keeps one line per read even on a loaded machine.
+        for cuts, timing in (
+            ((), self.timing),
+            (tuple(offsets), replace(self.timing, pause=max(self.timing.pause, 0.05))),
+        ):
+            if cuts == case.cuts:
+                continue
+            recut = Case(case.lines, cuts, case.settle)
+            _, findings = self.execute(recut, timing)
+            if failure.rule not in {f.rule for f in _failing(findings, self.profile)}:
+                finding = failure.finding
+                chunked = Finding(
+                    "FRAME-CHUNK-INVARIANT",
+                    True,
+                    finding.line,
+                    f"{finding.message} ({finding.rule}), only when the bytes are cut as in this case",
+                    finding.expected,
+                    finding.actual,
+                )
+                return Failure("FRAME-CHUNK-INVARIANT", case, failure.run, [chunked, *failure.findings])
+        return failure
+
+    def _report_progress(self, deadline: float) -> None:
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if now - self._last_progress < 0.5:
+            return
+        self._last_progress = now
+        elapsed = max(now - self.stats.started, 1e-9)
+        self.progress(
+            f"{self.stats.cases} cases, {self.stats.messages} messages, "
+            f"{self.stats.messages / elapsed:.0f} msg/s, {len(self.best)} failing rules, "
+            f"{max(0.0, deadline - now):.0f}s left"
+        )
+
+
+def stderr_progress(line: str) -> None:
+    sys.stderr.write(f"\r\x1b[K{line}")
+    sys.stderr.flush()
+
+
+def level_of(rule: str) -> str:
+    return BY_ID[rule].level.value

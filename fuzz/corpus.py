@@ -1,0 +1,310 @@
+"""The fixed corpus of ``mcpref check``: the seeds' scripts and one scenario per edge.
+
+Each scenario names the requirement IDs it exercises; ``check`` reports a rule as pass
+when every scenario exercising it shows no divergence from it, warn or fail otherwise.
+Scenarios are deterministic: the same bytes, cut the same way, every run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .strategies import INITIALIZED, Case, encode, initialize, notification, request
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    rules: tuple[str, ...]
+    case: Case
+    eof: bool = False  # end by closing stdin instead of probing with a ping
+
+
+def _lines(*messages: object) -> tuple[bytes, ...]:
+    return tuple(m if isinstance(m, bytes) else encode(m) for m in messages)
+
+
+def _ready(version: str = "2025-11-25") -> tuple[bytes, ...]:
+    return _lines(initialize(0, version), INITIALIZED)
+
+
+def _scenario(
+    name: str, rules: tuple[str, ...], *lines: bytes, cuts: tuple[int, ...] = (), eof: bool = False
+) -> Scenario:
+    settle = 0.15 if any(b'"attendre"' in line for line in lines) else 0.0
+    return Scenario(name, rules, Case(tuple(lines), cuts, settle), eof)
+
+
+def _call(request_id: object, name: object, arguments: object = None) -> dict[str, object]:
+    params: dict[str, object] = {"name": name}
+    if arguments is not None:
+        params["arguments"] = arguments
+    return request(request_id, "tools/call", params)
+
+
+_PING = encode(request(3, "ping"))
+_SEED_FRAMING = (
+    encode(_call(1, "attendre", {"ms": 80})),
+    encode(_call(2, "attendre", {"ms": 10})),
+    _PING[:12],
+    _PING[12:]
+    + b"pas du json\n"
+    + encode({"jsonrpc": "2.0", "id": 5, "method": 5})
+    + encode(notification("notifications/x")),
+)
+
+
+def _offsets(lines: tuple[bytes, ...]) -> tuple[int, ...]:
+    total, cuts = 0, []
+    for line in lines[:-1]:
+        total += len(line)
+        cuts.append(total)
+    return tuple(cuts)
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    _scenario(
+        "seed: handshake script",
+        (
+            "LIFE-PRE-INIT-REFUSED",
+            "LIFE-VERSION-REJECT",
+            "LIFE-VERSION-UNSUPPORTED",
+            "LIFE-VERSION-ACCEPT",
+            "LIFE-INIT-RESULT",
+            "CAP-UNANNOUNCED-METHOD",
+            "TOOLS-LIST-SHAPE",
+        ),
+        *_lines(
+            request(1, "tools/list"),
+            initialize(2, "1999-01-01"),
+            initialize(3, "2024-11-05"),
+            request(4, "tools/list"),
+            INITIALIZED,
+            request(5, "tools/list"),
+            request(6, "resources/list"),
+        ),
+    ),
+    _scenario(
+        "seed: tools script",
+        ("TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR", "TOOLS-UNKNOWN", "CAP-ANNOUNCED-METHODS"),
+        *_lines(
+            initialize(1, "2024-11-05"),
+            INITIALIZED,
+            request(2, "tools/list"),
+            _call(3, "lire_prix", {"produit": "croissant"}),
+            _call(4, "lire_prix", {"produit": "kiwi"}),
+            _call(5, "tout_effacer", {}),
+            request(6, "resources/list"),
+        ),
+    ),
+    _scenario(
+        "seed: framing script",
+        (
+            "FRAME-CHUNK-INVARIANT",
+            "RPC-CONCURRENT",
+            "RPC-PARSE-ERROR",
+            "RPC-INVALID-REQUEST",
+            "RPC-NOTIFICATION-SILENT",
+        ),
+        *_ready("2025-06-18"),
+        *_SEED_FRAMING,
+        cuts=_offsets((*_ready("2025-06-18"), *_SEED_FRAMING)),
+    ),
+    _scenario("ping before initialize", ("LIFE-PING",), *_lines(request("p", "ping"))),
+    _scenario("second initialize", ("LIFE-SECOND-INIT",), *_ready(), *_lines(initialize(9, "2024-11-05"))),
+    _scenario(
+        "initialized before initialize", ("LIFE-INITIALIZED-EARLY",), *_lines(INITIALIZED, request(1, "tools/list"))
+    ),
+    _scenario(
+        "malformed initialize params",
+        ("RPC-INVALID-PARAMS",),
+        *_lines(request(1, "initialize", {"protocolVersion": 2025}), request(2, "initialize", {})),
+    ),
+    _scenario("not JSON", ("RPC-PARSE-ERROR", "RPC-ERROR-ID-NULL", "STDIO-SURVIVE"), *_ready(), b"pas du json\n"),
+    _scenario("NaN", ("RPC-PARSE-ERROR",), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":NaN}}\n'),
+    _scenario(
+        "deep nesting",
+        ("RPC-JSON-LIMITS", "STDIO-SURVIVE"),
+        *_ready(),
+        b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":' + b"[" * 100_000 + b"]" * 100_000 + b"}}\n",
+    ),
+    _scenario(
+        "invalid UTF-8",
+        ("FRAME-UTF8",),
+        *_ready(),
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\xff"}}}\n',
+    ),
+    _scenario("byte order mark", ("FRAME-BOM",), *_ready(), b'\xef\xbb\xbf{"jsonrpc":"2.0","id":1,"method":"ping"}\n'),
+    _scenario("CRLF", ("FRAME-CRLF",), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
+    _scenario("blank lines", ("FRAME-BLANK-LINE",), *_ready(), b"\n", b"  \t\r\n", *_lines(request(1, "ping"))),
+    _scenario("raw CR between tokens", ("FRAME-LF-ONLY",), *_ready(), b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n'),
+    _scenario(
+        "raw U+2028 and U+2029 in a string",
+        ("FRAME-LF-ONLY", "FRAME-OUTPUT-ASCII"),
+        *_ready(),
+        *_lines(_call(1, "echo", {"text": "a\u2028b\u2029c\u0085d"})),
+    ),
+    _scenario(
+        "multi-byte characters cut across writes",
+        ("FRAME-CHUNK-INVARIANT", "RPC-ID-ECHO"),
+        *_ready(),
+        *_lines(request("é日本", "ping"), request("\u2028", "ping")),
+        cuts=tuple(range(1, 400)),
+    ),
+    _scenario(
+        "two messages in one write",
+        ("FRAME-CHUNK-INVARIANT",),
+        *_ready(),
+        *_lines(request(1, "ping"), request(2, "ping"), request(3, "ping")),
+    ),
+    _scenario(
+        "ids kept exactly",
+        ("RPC-ID-ECHO", "RPC-ID-TYPE"),
+        *_ready(),
+        *_lines(
+            request("7", "ping"),
+            request(9007199254740993, "ping"),
+            request(1, "ping"),
+            request("1", "ping"),
+            request(-5, "ping"),
+        ),
+    ),
+    _scenario(
+        "invalid ids",
+        ("RPC-ID-TYPE", "RPC-INVALID-REQUEST"),
+        *_ready(),
+        *_lines(request(None, "ping"), request(True, "ping"), request(1.5, "ping"), request({}, "ping")),
+    ),
+    _scenario(
+        "invalid requests",
+        ("RPC-INVALID-REQUEST", "RPC-PARAMS-OBJECT"),
+        *_ready(),
+        *_lines(
+            {"jsonrpc": "2.0", "id": 5, "method": 5},
+            {"jsonrpc": "1.0", "id": 6, "method": "ping"},
+            {"jsonrpc": "2.0", "id": 7, "method": "ping", "params": [1]},
+            {"jsonrpc": "2.0", "id": 8, "method": "ping", "params": "x"},
+            {"jsonrpc": "2.0", "id": 10},
+            42,
+        ),
+    ),
+    _scenario(
+        "invalid object without id",
+        ("RPC-INVALID-NO-ID",),
+        *_ready(),
+        *_lines({"jsonrpc": "2.0", "method": 1, "params": "bar"}),
+    ),
+    _scenario(
+        "notifications are never answered",
+        ("RPC-NOTIFICATION-SILENT",),
+        *_ready(),
+        *_lines(
+            notification("notifications/unknown"),
+            notification("bogus", {"x": 1}),
+            notification("notifications/cancelled", {"requestId": 99}),
+        ),
+    ),
+    _scenario(
+        "unknown method", ("RPC-METHOD-NOT-FOUND",), *_ready(), *_lines(request(1, "bogus/x"), request(2, "Tools/List"))
+    ),
+    _scenario(
+        "unannounced capabilities",
+        ("CAP-UNANNOUNCED-METHOD", "CAP-ANNOUNCED-METHODS"),
+        *_ready(),
+        *_lines(
+            request(1, "resources/list"),
+            request(2, "prompts/list"),
+            request(3, "logging/setLevel", {"level": "info"}),
+            request(4, "tools/list"),
+        ),
+    ),
+    _scenario(
+        "client responses",
+        ("RPC-CLIENT-RESPONSE",),
+        *_ready(),
+        *_lines(
+            {"jsonrpc": "2.0", "id": "c1", "result": {}},
+            {"jsonrpc": "2.0", "id": "c2", "error": {"code": 1, "message": "x"}},
+        ),
+    ),
+    _scenario(
+        "unsupported version string",
+        ("LIFE-VERSION-KNOWN", "LIFE-VERSION-UNSUPPORTED"),
+        *_lines(initialize(1, "1999-01-01")),
+    ),
+    _scenario(
+        "each supported version", ("LIFE-VERSION-ACCEPT", "LIFE-VERSION-KNOWN"), *_lines(initialize(1, "2025-03-26"))
+    ),
+    _scenario(
+        "tool arguments under 2025-06-18",
+        ("TOOLS-ARGS-INVALID", "RPC-INVALID-PARAMS"),
+        *_ready("2025-06-18"),
+        *_lines(request(1, "tools/list"), _call(2, "lire_prix", {"produit": 5}), _call(3, 5), _call(4, "echo", "x")),
+    ),
+    _scenario(
+        "tool arguments under 2025-11-25",
+        ("TOOLS-ARGS-INVALID",),
+        *_ready("2025-11-25"),
+        *_lines(request(1, "tools/list"), _call(2, "lire_prix", {"produit": 5}), _call(3, "lire_prix", {})),
+    ),
+    _scenario(
+        "tools listed per version", ("TOOLS-LIST-SHAPE",), *_ready("2025-03-26"), *_lines(request(1, "tools/list"))
+    ),
+    _scenario(
+        "a slow call does not hold back a fast one",
+        ("RPC-CONCURRENT",),
+        *_ready(),
+        *_lines(_call(1, "attendre", {"ms": 100}), request(2, "ping")),
+    ),
+    _scenario(
+        "cancellation",
+        ("RPC-CANCEL",),
+        *_ready(),
+        *_lines(_call(1, "attendre", {"ms": 100}), notification("notifications/cancelled", {"requestId": 1})),
+    ),
+    _scenario(
+        "batch under 2025-03-26",
+        ("RPC-BATCH", "RPC-BATCH-INITIALIZE"),
+        *_ready("2025-03-26"),
+        *_lines(
+            [request(1, "ping"), notification("notifications/x"), 7],
+            [notification("notifications/x")],
+            [],
+            [initialize(2, "2025-03-26")],
+        ),
+    ),
+    _scenario(
+        "batch under 2025-06-18",
+        ("RPC-BATCH-UNSUPPORTED",),
+        *_ready("2025-06-18"),
+        *_lines([1, 2], [request(1, "ping")]),
+    ),
+    _scenario(
+        "line over 1 MiB",
+        ("FRAME-MAX-LINE", "STDIO-SURVIVE"),
+        *_ready(),
+        *_lines(_call(1, "echo", {"text": "x" * 1_200_000})),
+    ),
+    _scenario(
+        "unterminated last line at EOF",
+        ("FRAME-EOF-PARTIAL", "STDIO-EOF-DRAIN"),
+        *_ready(),
+        b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        eof=True,
+    ),
+    _scenario(
+        "EOF with work in flight", ("STDIO-EOF-DRAIN",), *_ready(), *_lines(_call(1, "attendre", {"ms": 100})), eof=True
+    ),
+    _scenario(
+        "duplicate keys",
+        ("RPC-DUPLICATE-KEYS",),
+        *_ready(),
+        b'{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    ),
+    _scenario(
+        "answers are single JSON lines",
+        ("FRAME-NO-EMBEDDED-NEWLINE", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-RESPONSE-SHAPE", "RPC-ONE-ANSWER"),
+        *_ready(),
+        *_lines(request(1, "tools/list"), _call(2, "echo", {"text": "line\nbreak"})),
+    ),
+)

@@ -1,0 +1,136 @@
+"""What a user gets back: reproducer files, shell one-liners, summary tables, JSON reports.
+
+Files are written atomically (a temporary file in the same directory, then a rename),
+so a campaign killed at any moment leaves the old file or the new one, never half.
+A reproducer file is data only: its command is an argv list, never a shell string, and
+a malformed or hostile file is refused with ``ReproducerError``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shlex
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from reference.oracle import Finding, Profile
+
+from .target import SENTINEL, Run
+
+FORMAT = "mcpref-reproducer/1"
+
+
+class ReproducerError(Exception):
+    """A reproducer file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Reproducer:
+    rule: str
+    profile: Profile
+    argv: list[str]
+    chunks: list[bytes]
+    settle: float
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def printf_argument(data: bytes) -> str:
+    """``data`` as a single-quoted printf format that reproduces it byte for byte."""
+    out = []
+    for byte in data:
+        char = chr(byte)
+        if char == "%":
+            out.append("%%")
+        elif char == "\\":
+            out.append("\\\\")
+        elif char == "'":
+            out.append("\\047")
+        elif char == "\n":
+            out.append("\\n")
+        elif 0x20 <= byte < 0x7F:
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return "'" + "".join(out) + "'"
+
+
+def shell_line(argv: list[str], stream: bytes) -> str:
+    """A one-line reproduction: the case, then the liveness ping, piped into the command."""
+    return f"printf {printf_argument(stream + SENTINEL)} | {shlex.join(argv)}"
+
+
+def transcript(chunks: list[bytes], run: Run) -> list[str]:
+    lines = [f"-> {chunk.decode('utf-8', 'backslashreplace')!r}" for chunk in chunks]
+    lines += [f"<- {line.decode('utf-8', 'backslashreplace')}" for line in run.observation.output]
+    if run.observation.trailing:
+        lines.append(f"<- (unterminated) {run.observation.trailing.decode('utf-8', 'backslashreplace')}")
+    return lines
+
+
+def finding_json(finding: Finding, profile: Profile) -> dict[str, object]:
+    from reference.rules import BY_ID
+
+    return {
+        "id": finding.rule,
+        "level": BY_ID[finding.rule].level.value,
+        "status": finding.status(profile).value,
+        "line": finding.line,
+        "message": finding.message,
+        "expected": finding.expected,
+        "actual": finding.actual,
+    }
+
+
+def reproducer_json(rule: str, profile: Profile, argv: list[str], chunks: list[bytes], settle: float) -> str:
+    document = {
+        "format": FORMAT,
+        "rule": rule,
+        "profile": profile.value,
+        "command": argv,
+        "chunks": [base64.b64encode(chunk).decode("ascii") for chunk in chunks],
+        "settle": settle,
+        "preview": [chunk.decode("utf-8", "backslashreplace")[:200] for chunk in chunks],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+def load_reproducer(path: Path) -> Reproducer:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ReproducerError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError):
+        raise ReproducerError(f"{path} is not a JSON reproducer file") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ReproducerError(f"{path} is not a {FORMAT} file")
+    rule, profile, argv = document.get("rule"), document.get("profile"), document.get("command")
+    chunks, settle = document.get("chunks"), document.get("settle", 0.0)
+    if not isinstance(rule, str) or profile not in {p.value for p in Profile}:
+        raise ReproducerError(f"{path}: rule and profile are missing or malformed")
+    if not isinstance(argv, list) or not argv or not all(isinstance(word, str) for word in argv):
+        raise ReproducerError(f"{path}: command must be a non-empty list of strings")
+    if not isinstance(chunks, list) or not all(isinstance(chunk, str) for chunk in chunks):
+        raise ReproducerError(f"{path}: chunks must be a list of base64 strings")
+    if not isinstance(settle, int | float) or not 0 <= settle <= 60:
+        raise ReproducerError(f"{path}: settle must be a number of seconds from 0 to 60")
+    try:
+        decoded = [base64.b64decode(chunk, validate=True) for chunk in chunks]
+    except ValueError:
+        raise ReproducerError(f"{path}: a chunk is not valid base64") from None
+    return Reproducer(rule, Profile(profile), argv, decoded, float(settle))

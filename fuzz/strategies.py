@@ -1,0 +1,293 @@
+"""Hypothesis strategies for whole stdio sessions, cut into chunks.
+
+A ``Case`` is a list of lines (each ending in LF) and the positions where the joined
+stream is cut into writes. Everything shrinks toward the plain: fewer lines (lists
+shrink), shorter hostile lines, earlier choices in each ``one_of`` (the well-formed
+ones come first), and no cuts at all (a single chunk).
+
+Ids are unique within a case (made from the message's position), so every answer can
+be matched to exactly one request; their shapes are the hostile part: huge integers,
+negative ones, numeric strings, non-ASCII strings, raw U+2028 inside a string.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from reference.versions import SUPPORTED_NAMES
+
+JsonDict = dict[str, object]
+
+
+@dataclass(frozen=True)
+class Case:
+    lines: tuple[bytes, ...]
+    cuts: tuple[int, ...] = ()
+    settle: float = 0.0  # extra seconds to wait for tools that answer late
+
+    @property
+    def stream(self) -> bytes:
+        return b"".join(self.lines)
+
+    @property
+    def chunks(self) -> list[bytes]:
+        stream = self.stream
+        bounds = (0, *self.cuts, len(stream))
+        return [stream[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+
+    @property
+    def messages(self) -> int:
+        return len(self.lines)
+
+
+def encode(obj: object) -> bytes:
+    """One message line, with raw non-ASCII characters so that multi-byte UTF-8 gets cut."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def request(request_id: object, method: str, params: JsonDict | None = None) -> JsonDict:
+    message: JsonDict = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def notification(method: str, params: JsonDict | None = None) -> JsonDict:
+    message: JsonDict = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+def initialize(request_id: object, version: object) -> JsonDict:
+    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcpref", "version": "0.1.0"}}
+    return request(request_id, "initialize", params)
+
+
+INITIALIZED = notification("notifications/initialized")
+
+
+def valid_ids(index: int) -> st.SearchStrategy[int | str]:
+    return st.sampled_from(
+        [
+            index,
+            str(index),
+            2**53 + 1 + index,
+            -1 - index,
+            f"é-{index}",
+            f"\u2028{index}",
+            f"日本{index}",
+            10**30 + index,
+        ]
+    )
+
+
+INVALID_IDS: list[object] = [None, True, False, 1.5, 1.0, {}, [], {"id": 1}]
+
+
+@st.composite
+def handshake(draw: st.DrawFn, version: str | None) -> list[JsonDict]:
+    """A handshake ordering: complete, incomplete, repeated, out of order or malformed."""
+    chosen = version or draw(st.sampled_from(SUPPORTED_NAMES), label="version")
+    other = draw(st.sampled_from(SUPPORTED_NAMES))
+    shape = draw(
+        st.sampled_from(["full", "no-initialized", "none", "twice", "early-initialized", "bad-version", "malformed"]),
+        label="handshake",
+    )
+    init = initialize("init-1", chosen)
+    if shape == "full":
+        return [init, INITIALIZED]
+    if shape == "no-initialized":
+        return [init]
+    if shape == "none":
+        return []
+    if shape == "twice":
+        return [init, INITIALIZED, initialize("init-2", other)]
+    if shape == "early-initialized":
+        return [INITIALIZED, init, INITIALIZED]
+    if shape == "bad-version":
+        bad = draw(st.sampled_from(["1999-01-01", "2026-07-28", "", "2025-03-26 "]))
+        return [initialize("init-0", bad), init, INITIALIZED]
+    malformed: list[JsonDict] = [{}, {"protocolVersion": 2025}, {"protocolVersion": chosen}]
+    broken = draw(st.sampled_from(malformed))
+    return [request("init-0", "initialize", broken), init, INITIALIZED]
+
+
+TOOL_CALLS: list[JsonDict] = [  # good calls first, so that shrinking prefers them
+    {"name": "lire_prix", "arguments": {"produit": "croissant"}},
+    {"name": "lire_prix", "arguments": {"produit": "kiwi"}},
+    {"name": "echo", "arguments": {"text": "héllo\u2028wörld"}},
+    {"name": "fail", "arguments": {}},
+    {"name": "attendre", "arguments": {"ms": 20}},
+    {"name": "lire_prix", "arguments": {"produit": 5}},
+    {"name": "lire_prix", "arguments": {}},
+    {"name": "echo", "arguments": {"text": "x", "extra": 1}},
+    {"name": "tout_effacer", "arguments": {}},
+    {"name": 5},
+    {"name": "echo", "arguments": "x"},
+    {"name": "fail"},
+]
+
+METHODS = [
+    "ping",
+    "tools/list",
+    "tools/call",
+    "bogus/x",
+    "Tools/List",
+    "resources/list",
+    "prompts/list",
+    "logging/setLevel",
+]
+
+
+@st.composite
+def plain_request(draw: st.DrawFn, index: int) -> JsonDict:
+    request_id = draw(valid_ids(index), label="id")
+    method = draw(st.sampled_from(METHODS), label="method")
+    if method == "tools/call":
+        return request(request_id, method, draw(st.sampled_from(TOOL_CALLS), label="call"))
+    if method == "logging/setLevel":
+        return request(request_id, method, {"level": "info"})
+    return request(request_id, method)
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@st.composite
+def hostile_line(draw: st.DrawFn, index: int) -> bytes:
+    """A line that tests the peer's parser and framer, most carrying a request to answer."""
+    request_id = draw(valid_ids(index))
+    ping = encode(request(request_id, "ping")).rstrip(b"\n")
+    kind = draw(
+        st.sampled_from(
+            [
+                "not-json",
+                "truncated",
+                "invalid-utf8",
+                "nan",
+                "deep",
+                "lone-surrogate",
+                "raw-separator",
+                "raw-cr",
+                "bom",
+                "huge",
+                "odd-id",
+                "bad-envelope",
+                "duplicate-key",
+                "extra-key",
+                "text",
+            ]
+        ),
+        label="hostile",
+    )
+    if kind == "not-json":
+        return b"pas du json\n"
+    if kind == "truncated":
+        return ping[: draw(st.integers(1, len(ping) - 1))] + b"\n"
+    if kind == "invalid-utf8":
+        bad = draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf"]))
+        return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "@"}})).replace(
+            b"@", bad
+        )
+    if kind == "nan":
+        constant = draw(st.sampled_from(["NaN", "Infinity", "-Infinity"]))
+        return ping[:-1] + b',"params":{"x":' + constant.encode() + b"}}\n"
+    if kind == "deep":
+        depth = draw(st.sampled_from([100, 300, 1000, 100_000]))
+        return ping[:-1] + b',"params":{"x":' + _nested(depth).encode() + b"}}\n"
+    if kind == "lone-surrogate":
+        return ping[:-1] + b',"params":{"x":"\\ud800"}}\n'
+    if kind == "raw-separator":
+        separator = draw(st.sampled_from(["\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"]))
+        if separator in "\x0b\x0c\x1c":
+            return ping[:-1] + b',"params":{"x":"a' + separator.encode() + b'"}}\n'  # raw control: not JSON
+        return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": f"a{separator}b"}}))
+    if kind == "raw-cr":
+        return ping.replace(b",", b",\r", 1) + b"\n"
+    if kind == "bom":
+        return b"\xef\xbb\xbf" + ping + b"\n"
+    if kind == "huge":
+        size = draw(st.sampled_from([70_000, 1_200_000]))
+        return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "x" * size}}))
+    if kind == "odd-id":
+        return encode(request(draw(st.sampled_from(INVALID_IDS)), "ping"))
+    if kind == "bad-envelope":
+        shape = draw(
+            st.sampled_from(
+                ["method-number", "jsonrpc-1", "no-jsonrpc", "params-string", "params-null", "scalar", "no-method"]
+            )
+        )
+        body: object = {
+            "method-number": {"jsonrpc": "2.0", "id": request_id, "method": 5},
+            "jsonrpc-1": {"jsonrpc": "1.0", "id": request_id, "method": "ping"},
+            "no-jsonrpc": {"id": request_id, "method": "ping"},
+            "params-string": {"jsonrpc": "2.0", "id": request_id, "method": "ping", "params": "x"},
+            "params-null": {"jsonrpc": "2.0", "id": request_id, "method": "ping", "params": None},
+            "scalar": 42,
+            "no-method": {"jsonrpc": "2.0", "id": request_id},
+        }[shape]
+        return encode(body)
+    if kind == "duplicate-key":
+        return ping.replace(b'"jsonrpc":"2.0"', b'"jsonrpc":"2.0","jsonrpc":"2.0"') + b"\n"
+    if kind == "extra-key":
+        return ping[:-1] + b',"extra":true}\n'
+    text = draw(st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=40))
+    return text.encode() + b"\n"
+
+
+@st.composite
+def body_line(draw: st.DrawFn, index: int) -> bytes:
+    kind = draw(st.sampled_from(["request", "notification", "response", "hostile", "batch"]), label="line")
+    if kind == "request":
+        return encode(draw(plain_request(index)))
+    if kind == "notification":
+        method = draw(
+            st.sampled_from(["notifications/unknown", "notifications/cancelled", "notifications/initialized"])
+        )
+        params: JsonDict | None = {"requestId": index - 1} if method == "notifications/cancelled" else None
+        return encode(notification(method, params))
+    if kind == "response":
+        return encode({"jsonrpc": "2.0", "id": f"client-{index}", "result": {}})
+    if kind == "hostile":
+        return draw(hostile_line(index))
+    members = draw(st.lists(st.integers(0, 2), max_size=3))
+    batch = [
+        request(f"b{index}-{n}", "ping") if m == 0 else notification("notifications/unknown") if m == 1 else 7
+        for n, m in enumerate(members)
+    ]
+    return encode(batch)
+
+
+def _inside_string_ids(stream: bytes) -> list[int]:
+    positions: list[int] = []
+    start = stream.find(b'"id":"')
+    while start >= 0:
+        end = stream.find(b'"', start + 6)
+        positions += [i for i in range(start + 6, end) if 0x80 <= stream[i] <= 0xBF]
+        start = stream.find(b'"id":"', end)
+    return positions
+
+
+@st.composite
+def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 8) -> Case:
+    """A session: a handshake ordering, then well-formed and hostile lines, cut into chunks."""
+    lines = [encode(message) for message in draw(handshake(version))]
+    count = draw(st.integers(0, max_lines), label="body lines")
+    lines += [draw(body_line(index)) for index in range(count)]
+    stream_length = sum(map(len, lines))
+    cuts: tuple[int, ...] = ()
+    if stream_length > 1:
+        # Half the cuts aim inside the multi-byte characters of string ids, where per-chunk
+        # decoding breaks something the answer shows.
+        aimed = _inside_string_ids(b"".join(lines))
+        anywhere = st.integers(1, stream_length - 1)
+        position = st.one_of(anywhere, st.sampled_from(aimed)) if aimed else anywhere
+        cuts = tuple(sorted(draw(st.sets(position, max_size=8), label="cuts")))
+    settle = 0.05 if any(b'"attendre"' in line for line in lines) else 0.0
+    return Case(tuple(lines), cuts, settle)

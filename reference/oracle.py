@@ -1,0 +1,878 @@
+"""The oracle: what a conforming stdio server may answer to a session, and where one did not.
+
+``judge(stream, observation)`` reads the bytes a client sent and what the server wrote
+back, and returns every ``Finding``: a divergence, the requirement ID it breaks, and
+whether it breaks a MUST of the specification (``mandatory``). The two profiles differ
+only in how findings are counted: ``spec`` fails on mandatory findings and warns on the
+rest; ``strict`` fails on all of them, that is on every divergence from the reference's
+documented behaviour.
+
+How the oracle reads a session:
+- Input is cut into lines as the reference cuts it; each line is parsed and classified
+  with the reference's own functions, so the oracle and the reference never disagree on
+  what was sent.
+- Answers are matched to requests by id, in type and value, never by position
+  (RPC-ID-ECHO, RPC-CONCURRENT). Answers with id null are matched, in order, to the lines
+  that may draw one (parse errors, invalid objects without a readable id).
+- The server's own choices are followed where the specification allows several: the
+  version it answered, the capabilities it announced, the tools it listed, whether it
+  accepted an initialize. Later lines are judged against that state, so one permitted
+  choice never turns into a cascade of false alarms.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .dispatcher import IdKey, id_key, initialize_params_problem
+from .framer import DEFAULT_MAX_LINE_BYTES
+from .messages import (
+    BLANK,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    ClientResponse,
+    Invalid,
+    JsonObject,
+    JsonValue,
+    Notification,
+    ParseFailure,
+    Request,
+    RequestId,
+    classify,
+    is_valid_id,
+    parse_line,
+)
+from .rules import BY_ID
+from .tools import argument_problem
+from .versions import BY_NAME, KNOWN, SUPPORTED_NAMES
+
+
+class Profile(enum.Enum):
+    SPEC = "spec"
+    STRICT = "strict"
+
+
+class Status(enum.Enum):
+    WARN = "warn"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    mandatory: bool  # the divergence breaks a MUST or MUST NOT of the specification
+    line: int | None  # index of the input line it concerns; None for the session as a whole
+    message: str
+    expected: str
+    actual: str
+
+    def status(self, profile: Profile) -> Status:
+        return Status.FAIL if self.mandatory or profile is Profile.STRICT else Status.WARN
+
+
+@dataclass(frozen=True)
+class Observation:
+    output: tuple[bytes, ...]  # complete stdout lines, without their LF
+    trailing: bytes = b""  # an unterminated last stdout line
+    survived: bool = True  # still alive and answering after the session
+    sentinels: tuple[str, ...] = ()  # ids of the liveness probes, whose answers are not judged
+
+
+# Published versions, plus the 2024-10-07 pre-release that some SDKs still negotiate.
+RECOGNISED_VERSIONS = frozenset(v.name for v in KNOWN) | {"2024-10-07"}
+
+# Methods a server must answer once it announces their capability (CAP-ANNOUNCED-METHODS).
+CAPABILITY_METHODS: dict[str, str] = {
+    "tools/list": "tools",
+    "tools/call": "tools",
+    "resources/list": "resources",
+    "resources/read": "resources",
+    "prompts/list": "prompts",
+    "prompts/get": "prompts",
+    "logging/setLevel": "logging",
+    "completion/complete": "completions",
+}
+
+# Bytes that str.splitlines() or Node's readline take for line ends (FRAME-LF-ONLY).
+_FALSE_LINE_ENDS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
+_BOM = b"\xef\xbb\xbf"
+# Lines over this size may meet a peer's own line limit (FRAME-MAX-LINE allows one).
+LONG_LINE = 64 * 1024
+
+
+def split_lines(stream: bytes) -> list[bytes]:
+    """The lines of a stream as the reference frames them (FRAME-LF-ONLY, FRAME-EOF-PARTIAL)."""
+    lines = stream.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def judge(stream: bytes, observation: Observation) -> list[Finding]:
+    return _Judge(stream, observation).run()
+
+
+@dataclass
+class _Target:
+    """What the server under test has shown of its state so far."""
+
+    accepted_init: bool = False
+    ready: bool = False
+    version: str | None = None
+    capabilities: JsonObject = field(default_factory=dict)
+    tools: dict[str, JsonObject] | None = None
+
+
+@dataclass(frozen=True)
+class _NullSlot:
+    """A line that may draw an answer with id null."""
+
+    line: int
+    required: bool
+    codes: frozenset[int]
+    rule: str
+    mandatory: bool
+
+
+@dataclass
+class _Answer:
+    value: JsonObject
+    in_array: bool
+
+
+def _error_code(answer: JsonObject) -> int | None:
+    error = answer.get("error")
+    if isinstance(error, dict) and type(error.get("code")) is int:
+        code = error["code"]
+        assert isinstance(code, int)
+        return code
+    return None
+
+
+def _result(answer: JsonObject) -> JsonObject | None:
+    result = answer.get("result")
+    return result if isinstance(result, dict) else None
+
+
+def _show(value: JsonValue) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
+def _shape_problem(answer: JsonObject) -> str | None:
+    """RPC-RESPONSE-SHAPE: what is wrong with an object offered as a response."""
+    if answer.get("jsonrpc") != "2.0":
+        return 'jsonrpc is not "2.0"'
+    if ("result" in answer) == ("error" in answer):
+        return "a response has exactly one of result and error"
+    if "result" in answer:
+        return None if isinstance(answer["result"], dict) else "result is not an object"
+    error = answer["error"]
+    if not (isinstance(error, dict) and type(error.get("code")) is int and isinstance(error.get("message"), str)):
+        return "error is not {code: integer, message: string}"
+    return None
+
+
+def _lenient_request(line: bytes) -> Request | None:
+    """The request a lenient peer could read from a line the reference refuses."""
+    text = line.decode("utf-8", errors="replace").lstrip("\ufeff")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    message = classify(value)
+    return message if isinstance(message, Request) else None
+
+
+class _Judge:
+    def __init__(self, stream: bytes, observation: Observation) -> None:
+        self.lines = split_lines(stream)
+        self.observation = observation
+        self.findings: list[Finding] = []
+        self.target = _Target()
+        self.by_id: dict[IdKey, list[_Answer]] = {}
+        self.nulls: list[JsonObject] = []
+        self.slots: list[_NullSlot] = []
+        self.cancelled: set[IdKey] = set()
+        self.response_ids: set[IdKey] = set()
+        self.saw_notification = False
+
+    def find(
+        self, rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None = None
+    ) -> None:
+        if mandatory is None:
+            mandatory = BY_ID[rule].level.mandatory
+        self.findings.append(Finding(rule, mandatory, line, message, expected, actual))
+
+    def run(self) -> list[Finding]:
+        self._read_output()
+        if not self.observation.survived:
+            self.find(
+                "STDIO-SURVIVE",
+                None,
+                "the server died or stopped answering",
+                "a live server",
+                "no answer to the liveness ping",
+            )
+        self._note_cancellations()
+        for index, line in enumerate(self.lines):
+            self._line(index, line)
+        self._match_nulls()
+        self._leftovers()
+        return self.findings
+
+    # Output.
+
+    def _read_output(self) -> None:
+        for raw in self.observation.output:
+            value = parse_line(raw)
+            if not raw.isascii():
+                self.find(
+                    "FRAME-OUTPUT-ASCII",
+                    None,
+                    "output with raw non-ASCII bytes",
+                    "ASCII-escaped JSON",
+                    _show(raw.decode("utf-8", "replace")),
+                )
+            if isinstance(value, list):
+                for member in value:
+                    self._answer(raw, member, in_array=True)
+            elif isinstance(value, dict):
+                self._answer(raw, value, in_array=False)
+            elif value is not BLANK or raw:
+                self.find(
+                    "STDIO-STDOUT-MESSAGES-ONLY",
+                    None,
+                    "stdout carried a line that is not a message",
+                    "JSON-RPC messages only",
+                    _show(raw.decode("utf-8", "replace")),
+                )
+        if self.observation.trailing:
+            self.find(
+                "STDIO-STDOUT-MESSAGES-ONLY",
+                None,
+                "stdout ended inside a line",
+                "LF after every message",
+                _show(self.observation.trailing.decode("utf-8", "replace")),
+            )
+
+    def _answer(self, raw: bytes, value: JsonValue, in_array: bool) -> None:
+        if not isinstance(value, dict):
+            self.find(
+                "RPC-RESPONSE-SHAPE",
+                None,
+                "a batch answer holds something that is not an object",
+                "response objects",
+                _show(value),
+            )
+            return
+        if "method" in value:
+            return  # a request or notification from the server: not an answer
+        problem = _shape_problem(value)
+        if problem is not None:
+            self.find("RPC-RESPONSE-SHAPE", None, problem, "a JSON-RPC response", _show(value))
+            return
+        if "id" not in value:
+            self.find("RPC-ERROR-ID-NULL", None, "an error without an id", '"id": null', _show(value), mandatory=False)
+        answer_id = value.get("id")
+        if answer_id is None:
+            self.nulls.append(value)
+        elif is_valid_id(answer_id):
+            if not (isinstance(answer_id, str) and answer_id in self.observation.sentinels):
+                self.by_id.setdefault(id_key(answer_id), []).append(_Answer(value, in_array))
+        else:
+            self.find(
+                "RPC-RESPONSE-SHAPE",
+                None,
+                "an answer id that is neither string, integer nor null",
+                "a valid id",
+                _show(value),
+            )
+
+    def _note_cancellations(self) -> None:
+        for line in self.lines:
+            value = parse_line(line)
+            message = classify(value) if isinstance(value, dict) else None
+            if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
+                request_id = message.params.get("requestId")
+                if is_valid_id(request_id):
+                    self.cancelled.add(id_key(request_id))
+
+    # Input, line by line.
+
+    def _line(self, index: int, line: bytes) -> None:
+        if len(line) > DEFAULT_MAX_LINE_BYTES:
+            self._refusable(index, line, "FRAME-MAX-LINE")
+            return
+        value = parse_line(line)
+        if value is BLANK:
+            self.slots.append(
+                _NullSlot(index, False, frozenset({PARSE_ERROR, INVALID_REQUEST}), "FRAME-BLANK-LINE", False)
+            )
+        elif isinstance(value, ParseFailure):
+            self._parse_failure(index, line)
+        elif isinstance(value, list):
+            self._batch(index, value)
+        else:
+            self._message(index, line, classify(value), in_batch=False)
+
+    def _parse_failure(self, index: int, line: bytes) -> None:
+        if line.startswith(_BOM):
+            self._refusable(index, line, "FRAME-BOM")
+            return
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            version = self.target.version
+            if version is None or version == "2024-11-05":
+                self._refusable(index, line, "FRAME-UTF8", mandatory=False)
+            else:
+                self._strict_parse_error(index, line, "FRAME-UTF8")
+            return
+        try:
+            json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            self._strict_parse_error(index, line, "RPC-PARSE-ERROR")
+            return
+        self._refusable(index, line, "RPC-JSON-LIMITS")  # valid JSON beyond the reference's limits
+
+    def _strict_parse_error(self, index: int, line: bytes, rule: str) -> None:
+        """The line must draw -32700; a peer that served a request in it broke the rule."""
+        self.slots.append(_NullSlot(index, True, frozenset({PARSE_ERROR}), rule, True))
+        request = _lenient_request(line)
+        if request is not None and self._take(request.id):
+            self.find(
+                rule,
+                index,
+                "served a line that is not valid JSON-RPC text",
+                "-32700 with id null",
+                "an answer to the request in it",
+            )
+
+    def _refusable(self, index: int, line: bytes, rule: str, mandatory: bool = False) -> None:
+        """The reference refuses this line with -32700; a peer may also read the request in it."""
+        request = _lenient_request(line)
+        if request is not None and request.id is not None and id_key(request.id) in self.by_id:
+            self.find(
+                rule,
+                index,
+                "served a line the reference refuses",
+                "-32700 with id null",
+                "an answer to the request in it",
+                mandatory,
+            )
+            self._request(index, line, request, in_batch=False)
+            return
+        codes = {PARSE_ERROR, INVALID_REQUEST} if rule == "FRAME-MAX-LINE" else {PARSE_ERROR}
+        self.slots.append(_NullSlot(index, True, frozenset(codes), "RPC-PARSE-ERROR", True))
+
+    def _batch(self, index: int, items: list[JsonValue]) -> None:
+        if self.target.version != "2025-03-26" or not self.target.accepted_init:
+            members = [classify(item) for item in items]
+            served = [m for m in members if isinstance(m, Request) and id_key(m.id) in self.by_id]
+            if served:
+                self.find(
+                    "RPC-BATCH-UNSUPPORTED",
+                    index,
+                    "served a batch where batches do not exist",
+                    "one -32600 with id null",
+                    "answers to its members",
+                )
+                for member in served:
+                    self._take(member.id)
+                return
+            self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-INVALID-REQUEST", True))
+            return
+        if not items:
+            self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH", True))
+            return
+        for item in items:
+            self._message(index, b"", classify(item), in_batch=True)
+
+    def _message(
+        self, index: int, line: bytes, message: Request | Notification | ClientResponse | Invalid, in_batch: bool
+    ) -> None:
+        if isinstance(message, Request):
+            self._request(index, line, message, in_batch)
+        elif isinstance(message, Notification):
+            self.saw_notification = True
+            if message.method == "notifications/initialized" and self.target.accepted_init:
+                self.target.ready = True
+        elif isinstance(message, ClientResponse):
+            if is_valid_id(message.id):
+                self.response_ids.add(id_key(message.id))
+        elif message.id is None:
+            # RPC-INVALID-NO-ID: an invalid object without an id should still be answered.
+            has_id = bool(line) and b'"id"' in line
+            rule = "RPC-INVALID-REQUEST" if has_id or in_batch else "RPC-INVALID-NO-ID"
+            self.slots.append(
+                _NullSlot(
+                    index, True, frozenset({INVALID_REQUEST, INVALID_PARAMS}), rule, rule == "RPC-INVALID-REQUEST"
+                )
+            )
+        else:
+            self._invalid(index, message)
+
+    def _invalid(self, index: int, message: Invalid) -> None:
+        assert message.id is not None
+        rule = (
+            "RPC-PARAMS-OBJECT"
+            if message.code == INVALID_PARAMS or "params" in message.reason
+            else "RPC-INVALID-REQUEST"
+        )
+        answer = self._single(index, message.id, rule)
+        if answer is None:
+            return
+        codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
+        if _error_code(answer) not in codes:
+            self.find(
+                rule, index, "an invalid message was not refused as invalid", f"error {message.code}", _show(answer)
+            )
+        elif _error_code(answer) != message.code:
+            self.find(
+                rule,
+                index,
+                "refused with another code than the reference",
+                f"error {message.code}",
+                _show(answer),
+                mandatory=False,
+            )
+
+    def _single(self, index: int, request_id: RequestId, rule_if_missing: str) -> JsonObject | None:
+        """The one answer to ``request_id``, reporting a missing or repeated one."""
+        answers = self._take(request_id)
+        if len(answers) > 1:
+            self.find(
+                "RPC-ONE-ANSWER",
+                index,
+                f"answered {len(answers)} times",
+                "exactly one answer",
+                _show([a.value for a in answers]),
+            )
+        if answers:
+            return answers[0].value
+        if id_key(request_id) in self.cancelled or not self.observation.survived:
+            return None  # RPC-CANCEL: silence is allowed after a cancellation
+        retyped = self._retyped(request_id)
+        if retyped is not None:
+            self.find(
+                "RPC-ID-ECHO", index, "the answer changed the id's type", _show(request_id), _show(retyped.get("id"))
+            )
+            return None
+        if any(end in self.lines[index] for end in _FALSE_LINE_ENDS):
+            rule_if_missing = "FRAME-LF-ONLY"
+        self.find(rule_if_missing, index, "no answer", f"an answer with id {_show(request_id)}", "nothing")
+        return None
+
+    def _take(self, request_id: RequestId) -> list[_Answer]:
+        return self.by_id.pop(id_key(request_id), [])
+
+    def _retyped(self, request_id: RequestId) -> JsonObject | None:
+        wanted = str(request_id)
+        for key in list(self.by_id):
+            if str(key[1]) == wanted:
+                return self.by_id.pop(key)[0].value
+        return None
+
+    # Requests.
+
+    def _request(self, index: int, line: bytes, request: Request, in_batch: bool) -> None:
+        rule = "RPC-BATCH" if in_batch else "RPC-ONE-ANSWER"
+        key = id_key(request.id)
+        arrived_in_array = [a.in_array for a in self.by_id.get(key, [])]
+        answer = self._single(index, request.id, rule)
+        if answer is None:
+            return
+        if in_batch and not all(arrived_in_array):
+            self.find(
+                "RPC-BATCH",
+                index,
+                "a batch member was answered outside an array",
+                "one array of answers",
+                _show(answer),
+            )
+        if request.method == "initialize":
+            self._initialize(index, request, answer, in_batch)
+        elif request.method == "ping":
+            if _result(answer) is None:
+                self.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", _show(answer))
+        elif not self.target.ready:
+            if _error_code(answer) != INVALID_REQUEST:
+                self.find(
+                    "LIFE-PRE-INIT-REFUSED", index, "served before notifications/initialized", "-32600", _show(answer)
+                )
+        else:
+            self._operating(index, request, answer)
+
+    def _initialize(self, index: int, request: Request, answer: JsonObject, in_batch: bool) -> None:
+        result = _result(answer)
+        if in_batch:
+            if result is not None:
+                self.find(
+                    "RPC-BATCH-INITIALIZE", index, "initialize was accepted inside a batch", "-32600", _show(answer)
+                )
+            return
+        if self.target.accepted_init:
+            if _error_code(answer) != INVALID_REQUEST:
+                self.find("LIFE-SECOND-INIT", index, "a second initialize was not refused", "-32600", _show(answer))
+            if result is not None:
+                self._accept(result)
+            return
+        params = request.params or {}
+        if initialize_params_problem(params) is not None:
+            if result is not None:
+                self.find(
+                    "RPC-INVALID-PARAMS",
+                    index,
+                    "accepted an initialize with malformed params",
+                    "-32602",
+                    _show(answer),
+                    mandatory=False,
+                )
+                self._accept(result)
+            elif _error_code(answer) != INVALID_PARAMS:
+                self.find(
+                    "RPC-INVALID-PARAMS",
+                    index,
+                    "malformed initialize params not refused with -32602",
+                    "-32602",
+                    _show(answer),
+                )
+            return
+        requested = params.get("protocolVersion")
+        if result is None:
+            self._refused_initialize(index, requested, answer)
+            return
+        chosen = result.get("protocolVersion")
+        info = result.get("serverInfo")
+        if not (
+            isinstance(chosen, str)
+            and isinstance(result.get("capabilities"), dict)
+            and isinstance(info, dict)
+            and isinstance(info.get("name"), str)
+            and isinstance(info.get("version"), str)
+        ):
+            self.find(
+                "LIFE-INIT-RESULT",
+                index,
+                "the initialize result lacks a required field",
+                "protocolVersion, capabilities, serverInfo{name, version}",
+                _show(result),
+            )
+        if chosen not in RECOGNISED_VERSIONS:
+            self.find(
+                "LIFE-VERSION-KNOWN",
+                index,
+                "answered with a protocol version that does not exist",
+                "a published version",
+                _show(chosen),
+            )
+        elif requested in SUPPORTED_NAMES and chosen != requested:
+            self.find(
+                "LIFE-VERSION-ACCEPT",
+                index,
+                "answered another version than the one requested",
+                _show(requested),
+                _show(chosen),
+                mandatory=False,
+            )
+        elif requested not in SUPPORTED_NAMES and chosen != requested:
+            self.find(
+                "LIFE-VERSION-REJECT",
+                index,
+                "counter-offered an unsupported version",
+                "-32602 with data {requested, supported}",
+                _show(chosen),
+            )
+        self._accept(result)
+
+    def _refused_initialize(self, index: int, requested: JsonValue, answer: JsonObject) -> None:
+        if requested in SUPPORTED_NAMES:
+            self.find(
+                "LIFE-VERSION-ACCEPT",
+                index,
+                "refused an initialize for a published version",
+                "a result",
+                _show(answer),
+                mandatory=False,
+            )
+        elif _error_code(answer) != INVALID_PARAMS:
+            self.find(
+                "LIFE-VERSION-UNSUPPORTED",
+                index,
+                "refused an unsupported version without the -32602 version error",
+                "-32602",
+                _show(answer),
+            )
+        else:
+            error = answer["error"]
+            assert isinstance(error, dict)
+            data = error.get("data")
+            if not (
+                isinstance(data, dict)
+                and data.get("requested") == requested
+                and isinstance(data.get("supported"), list)
+            ):
+                self.find(
+                    "LIFE-VERSION-REJECT",
+                    index,
+                    "the version error lacks data {requested, supported}",
+                    "data {requested, supported}",
+                    _show(answer),
+                )
+
+    def _accept(self, result: JsonObject) -> None:
+        version = result.get("protocolVersion")
+        capabilities = result.get("capabilities")
+        self.target = _Target(
+            accepted_init=True,
+            ready=self.target.ready,
+            version=version if isinstance(version, str) else None,
+            capabilities=capabilities if isinstance(capabilities, dict) else {},
+        )
+
+    def _operating(self, index: int, request: Request, answer: JsonObject) -> None:
+        capability = CAPABILITY_METHODS.get(request.method)
+        code = _error_code(answer)
+        if capability is None:
+            if code != METHOD_NOT_FOUND:
+                self.find(
+                    "RPC-METHOD-NOT-FOUND",
+                    index,
+                    "an unknown method was not refused with -32601",
+                    "-32601",
+                    _show(answer),
+                )
+        elif capability not in self.target.capabilities:
+            if code != METHOD_NOT_FOUND:
+                self.find(
+                    "CAP-UNANNOUNCED-METHOD",
+                    index,
+                    "a method of an unannounced capability was not refused with -32601",
+                    "-32601",
+                    _show(answer),
+                )
+        elif code is not None and (code == METHOD_NOT_FOUND or request.method == "tools/list"):
+            self.find(
+                "CAP-ANNOUNCED-METHODS",
+                index,
+                f"capability {capability} was announced but {request.method} fails",
+                "a working method",
+                _show(answer),
+            )
+        elif request.method == "tools/list":
+            self._tools_list(index, answer)
+        elif request.method == "tools/call":
+            self._tools_call(index, request, answer)
+
+    def _tools_list(self, index: int, answer: JsonObject) -> None:
+        result = _result(answer) or {}
+        listed = result.get("tools")
+        if not isinstance(listed, list) or not all(_is_tool(tool) for tool in listed):
+            self.find(
+                "TOOLS-LIST-SHAPE",
+                index,
+                "tools/list result is malformed",
+                "{tools: [{name, inputSchema}]}",
+                _show(answer),
+            )
+            return
+        self.target.tools = {}
+        for tool in listed:
+            assert isinstance(tool, dict) and isinstance(tool["name"], str) and isinstance(tool["inputSchema"], dict)
+            self.target.tools[tool["name"]] = tool["inputSchema"]
+            if "title" in tool and self.target.version in ("2024-11-05", "2025-03-26"):
+                self.find(
+                    "TOOLS-LIST-SHAPE",
+                    index,
+                    "a Tool field this version does not define",
+                    "no title before 2025-06-18",
+                    _show(tool),
+                    mandatory=False,
+                )
+
+    def _tools_call(self, index: int, request: Request, answer: JsonObject) -> None:
+        params = request.params or {}
+        name = params.get("name")
+        arguments = params.get("arguments", {})
+        code = _error_code(answer)
+        if not isinstance(name, str) or not isinstance(arguments, dict):
+            if code != INVALID_PARAMS:
+                self.find(
+                    "RPC-INVALID-PARAMS",
+                    index,
+                    "malformed tools/call params not refused with -32602",
+                    "-32602",
+                    _show(answer),
+                )
+            return
+        tools = self.target.tools
+        if tools is None:
+            self._call_result(index, answer, known_tool=False)
+            return
+        if name not in tools:
+            if code != INVALID_PARAMS:
+                self.find(
+                    "TOOLS-UNKNOWN",
+                    index,
+                    "a call to an unlisted tool was not refused with -32602",
+                    "-32602",
+                    _show(answer),
+                )
+            return
+        schema = tools[name]
+        problem = argument_problem(schema, arguments) if _checkable(schema) else None
+        if problem is None:
+            self._call_result(index, answer, known_tool=True)
+            return
+        version = BY_NAME.get(self.target.version or "")
+        result = _result(answer)
+        if version is not None and version.invalid_arguments_are_tool_errors:
+            if result is None or result.get("isError") is not True:
+                self.find(
+                    "TOOLS-ARGS-INVALID",
+                    index,
+                    f"invalid arguments ({problem}) not a tool error",
+                    "a result with isError true",
+                    _show(answer),
+                )
+        elif code != INVALID_PARAMS:
+            self.find(
+                "TOOLS-ARGS-INVALID",
+                index,
+                f"invalid arguments ({problem}) not refused with -32602",
+                "-32602",
+                _show(answer),
+            )
+
+    def _call_result(self, index: int, answer: JsonObject, known_tool: bool) -> None:
+        result = _result(answer)
+        if result is None:
+            if known_tool:
+                self.find(
+                    "TOOLS-EXEC-ERROR",
+                    index,
+                    "a valid tool call ended in a protocol error",
+                    "a result (isError true on failure)",
+                    _show(answer),
+                )
+            return
+        content = result.get("content")
+        if not isinstance(content, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("type"), str) for c in content
+        ):
+            self.find(
+                "TOOLS-CALL-RESULT",
+                index,
+                "a tools/call result without a content list",
+                "{content: [...]}",
+                _show(answer),
+            )
+        elif "isError" in result and not isinstance(result["isError"], bool):
+            self.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", _show(answer))
+
+    # Answers with id null, and answers to nothing.
+
+    def _match_nulls(self) -> None:
+        used = [False] * len(self.nulls)
+        unmatched: list[_NullSlot] = []
+        # Lines that must draw an answer are served first, in order; optional ones take what is left.
+        for required in (True, False):
+            start = 0
+            for slot in (s for s in self.slots if s.required is required):
+                hit = next(
+                    (
+                        i
+                        for i in range(start, len(self.nulls))
+                        if not used[i] and _error_code(self.nulls[i]) in slot.codes
+                    ),
+                    None,
+                )
+                if hit is not None:
+                    used[hit] = True
+                    start = hit + 1
+                elif required:
+                    unmatched.append(slot)
+        leftover = [answer for answer, taken in zip(self.nulls, used, strict=True) if not taken]
+        for slot in unmatched:
+            if not self.observation.survived:
+                break
+            codes = " or ".join(str(code) for code in sorted(slot.codes))
+            if leftover:
+                actual = _show(leftover.pop(0))
+                self.find(
+                    slot.rule,
+                    slot.line,
+                    "answered with another error code",
+                    f"error {codes} with id null",
+                    actual,
+                    slot.mandatory,
+                )
+            else:
+                self.find(slot.rule, slot.line, "no answer", f"error {codes} with id null", "nothing", slot.mandatory)
+        for answer in leftover:
+            self._unexpected(answer)
+
+    def _leftovers(self) -> None:
+        for key, answers in self.by_id.items():
+            for answer in answers:
+                if key in self.response_ids:
+                    self.find(
+                        "RPC-CLIENT-RESPONSE",
+                        None,
+                        "answered a response sent by the client",
+                        "nothing",
+                        _show(answer.value),
+                    )
+                else:
+                    self._unexpected(answer.value)
+
+    def _unexpected(self, answer: JsonObject) -> None:
+        if any(end in line for line in self.lines for end in _FALSE_LINE_ENDS):
+            self.find("FRAME-LF-ONLY", None, "an answer no line asked for", "nothing", _show(answer))
+        elif self.saw_notification:
+            self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", "nothing", _show(answer))
+        else:
+            self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", "nothing", _show(answer))
+
+
+def _no_constant(name: str) -> JsonValue:
+    raise ValueError(name)
+
+
+def _is_tool(tool: JsonValue) -> bool:
+    return isinstance(tool, dict) and isinstance(tool.get("name"), str) and isinstance(tool.get("inputSchema"), dict)
+
+
+def _checkable(schema: JsonObject) -> bool:
+    """Whether a listed inputSchema is within the subset ``argument_problem`` understands."""
+    properties = schema.get("properties")
+    required = schema.get("required")
+    if (
+        schema.get("additionalProperties") is not False
+        or not isinstance(properties, dict)
+        or not isinstance(required, list)
+    ):
+        return False
+    return all(_checkable_property(spec) for spec in properties.values()) and all(isinstance(r, str) for r in required)
+
+
+def _checkable_property(spec: JsonValue) -> bool:
+    if not isinstance(spec, dict):
+        return False
+    if spec.get("type") == "string":
+        return True
+    return spec.get("type") == "integer" and type(spec.get("minimum")) is int and type(spec.get("maximum")) is int
+
+
+def iter_rules(findings: list[Finding]) -> Iterator[str]:
+    seen: set[str] = set()
+    for finding in findings:
+        if finding.rule not in seen:
+            seen.add(finding.rule)
+            yield finding.rule

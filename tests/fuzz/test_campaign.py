@@ -1,0 +1,79 @@
+"""Campaigns through the real command line: each bundled buggy server is caught, the reference is not.
+
+Each campaign is a real ``mcpref fuzz --seed 1`` process writing a JSON report; three run
+at a time. The budget is the issue's promise: a finding within 60 seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUGGY = ROOT / "examples" / "buggy"
+
+# example -> (profile, the requirement its finding must name)
+EXPECTED: dict[str, tuple[str, str]] = {
+    "utf8_per_chunk": ("spec", "FRAME-CHUNK-INVARIANT"),
+    "log_to_stdout": ("spec", "STDIO-STDOUT-MESSAGES-ONLY"),
+    "answers_notification": ("spec", "RPC-NOTIFICATION-SILENT"),
+    "silent_on_parse_error": ("spec", "RPC-PARSE-ERROR"),
+    "silent_on_invalid_request": ("spec", "RPC-INVALID-REQUEST"),
+    "id_type_change": ("spec", "RPC-ID-ECHO"),
+    "dies_on_deep_nesting": ("spec", "STDIO-SURVIVE"),
+    "dies_on_long_line": ("spec", "STDIO-SURVIVE"),
+    "first_message_only": ("spec", "FRAME-CHUNK-INVARIANT"),
+    "splits_on_cr": ("spec", "FRAME-LF-ONLY"),
+    "splits_on_u2028": ("spec", "FRAME-LF-ONLY"),
+    "double_answer": ("spec", "RPC-ONE-ANSWER"),
+    "second_initialize": ("strict", "LIFE-SECOND-INIT"),
+    "capability_lie": ("spec", "CAP-ANNOUNCED-METHODS"),
+    "bogus_version": ("spec", "LIFE-VERSION-KNOWN"),
+}
+
+
+def campaign(tmp: Path, name: str, profile: str, target: list[str], budget: float) -> tuple[int, dict[str, object]]:
+    report = tmp / f"{name}-{profile}.json"
+    command = [
+        sys.executable, "-m", "fuzz.cli", "fuzz", "--seed", "1", "--budget", str(budget), "--profile", profile,
+        "--report", str(report), "--campaign-dir", str(tmp / f"{name}-{profile}"), "--", *target,
+    ]
+    completed = subprocess.run(command, cwd=ROOT, capture_output=True, timeout=budget + 60, check=False)
+    assert report.exists(), completed.stderr.decode()[-2000:]
+    return completed.returncode, json.loads(report.read_text())
+
+
+@pytest.mark.spec(
+    "FRAME-CHUNK-INVARIANT", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-NOTIFICATION-SILENT", "RPC-PARSE-ERROR",
+    "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
+    "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN",
+)
+def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path) -> None:
+    def one(name: str) -> tuple[str, int, set[str], list[object]]:
+        profile, _ = EXPECTED[name]
+        status, report = campaign(tmp_path, name, profile, [sys.executable, str(BUGGY / f"{name}.py")], 60)
+        failures = report["failures"]
+        assert isinstance(failures, list)
+        return name, status, {f["id"] for f in failures}, failures
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(pool.map(one, sorted(EXPECTED)))
+    missed = {name: (status, found) for name, status, found, _ in results if EXPECTED[name][1] not in found or status != 1}
+    assert missed == {}
+    for _, _, _, failures in results:
+        for failure in failures:
+            assert failure["input"] and failure["transcript"] and failure["reproducer"]
+
+
+@pytest.mark.spec("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "LIFE-SECOND-INIT")
+@pytest.mark.parametrize("profile", ["spec", "strict"])
+def test_a_campaign_against_the_reference_finds_nothing(tmp_path: Path, profile: str) -> None:
+    status, report = campaign(tmp_path, "reference", profile, [sys.executable, "-m", "reference"], 20)
+    assert report["failures"] == []
+    assert status == 0
+    assert isinstance(report["cases"], int) and report["cases"] > 20

@@ -1,0 +1,65 @@
+"""The command-line contract: exit statuses, check rows, replay, and refusals of bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fuzz.report import printf_argument, reproducer_json
+from fuzz.strategies import encode, request
+from reference.oracle import Profile
+from reference.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+MCPREF = [sys.executable, "-m", "fuzz.cli"]
+SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
+
+
+def mcpref(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*MCPREF, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8", "STDIO-EOF-DRAIN", "FRAME-EOF-PARTIAL")
+def test_check_passes_the_reference_and_fails_a_silent_server_with_the_right_id() -> None:
+    clean = mcpref("check", "--json")
+    assert clean.returncode == 0, clean.stdout
+    rows = json.loads(clean.stdout)["rules"]
+    assert [row["id"] for row in rows] == [rule.id for rule in RULES]
+    assert {row["status"] for row in rows} <= {"pass", "n/a"}
+    silent = mcpref("check", "--profile", "strict", "--json", "--", *SILENT)
+    assert silent.returncode == 1
+    by_id = {row["id"]: row for row in json.loads(silent.stdout)["rules"]}
+    assert by_id["RPC-PARSE-ERROR"]["status"] == "fail"
+    assert by_id["RPC-ID-ECHO"]["status"] == "pass"
+
+
+def test_usage_errors_and_unstartable_targets_exit_2(tmp_path: Path) -> None:
+    assert mcpref("fuzz", "--budget", "1", "--", str(tmp_path / "no-such-server")).returncode == 2
+    assert mcpref("check", "--").returncode == 2
+    assert mcpref("frobnicate").returncode == 2
+
+
+def test_replay_reruns_a_saved_case_and_refuses_a_hostile_file(tmp_path: Path) -> None:
+    stream = encode(request(1, "ping")) + b"pas du json\n"
+    saved = tmp_path / "case.json"
+    saved.write_text(reproducer_json("RPC-PARSE-ERROR", Profile.SPEC, SILENT, [stream], 0.0))
+    assert mcpref("replay", str(saved)).returncode == 1
+    assert mcpref("replay", str(saved), "--", sys.executable, "-m", "reference").returncode == 0
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps({"format": "mcpref-reproducer/1", "rule": "X", "profile": "spec", "command": "rm -rf /", "chunks": []}))
+    refused = mcpref("replay", str(hostile))
+    assert refused.returncode == 2
+    assert "command must be a non-empty list" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    (tmp_path / "junk.json").write_text("{")
+    assert mcpref("replay", str(tmp_path / "junk.json")).returncode == 2
+
+
+def test_the_shell_reproduction_is_byte_exact() -> None:
+    data = bytes(range(256)) + b"%'\\\n"
+    result = subprocess.run(["sh", "-c", f"printf {printf_argument(data)}"], capture_output=True, check=True)
+    assert result.stdout == data

@@ -1,0 +1,141 @@
+"""The oracle against the reference: every transcript of the reference passes, in both profiles.
+
+The reference runs in-process here (its sans-I/O session), so Hypothesis can try many
+sessions quickly; ``test_campaign.py`` does the same through a real ``mcpref serve``.
+Crafted observations then show each kind of divergence reported under its rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from fuzz.strategies import Case, cases, encode, initialize, request
+from fuzz.target import SENTINEL, SENTINEL_IDS
+from reference.dispatcher import Send, ServerSession, StartTimer
+from reference.oracle import Finding, Observation, Profile, Status, judge, split_lines
+
+
+def reference_observation(case: Case) -> Observation:
+    """What ``mcpref serve`` writes for ``case`` followed by the liveness ping, without a process."""
+    session = ServerSession()
+    output: list[bytes] = []
+    timers: list[StartTimer] = []
+
+    def perform(effects: list[object]) -> None:
+        for effect in effects:
+            if isinstance(effect, Send):
+                output.extend(split_lines(effect.data))
+            elif isinstance(effect, StartTimer):
+                timers.append(effect)
+
+    for chunk in case.chunks:
+        perform(list(session.receive_data(chunk)))
+    for timer in sorted(timers, key=lambda t: t.seconds):
+        if timer.token in session._pending:
+            perform(list(session.complete(timer.token)))
+    perform(list(session.receive_data(SENTINEL)))
+    return Observation(tuple(output), b"", True, SENTINEL_IDS)
+
+
+def failing(findings: list[Finding], profile: Profile) -> list[Finding]:
+    return [f for f in findings if f.status(profile) is Status.FAIL]
+
+
+@pytest.mark.spec("RPC-ONE-ANSWER", "RPC-ID-ECHO", "RPC-PARSE-ERROR", "LIFE-PRE-INIT-REFUSED", "RPC-BATCH")
+@settings(max_examples=300, deadline=None)
+@given(case=cases())
+def test_every_reference_transcript_passes_both_profiles(case: Case) -> None:
+    findings = judge(case.stream, reference_observation(case))
+    assert findings == []
+
+
+def _judge(lines: list[bytes], output: list[bytes], survived: bool = True) -> list[Finding]:
+    return judge(b"".join(lines), Observation(tuple(output), b"", survived, SENTINEL_IDS))
+
+
+HANDSHAKE = [encode(initialize(0, "2025-11-25")), encode({"jsonrpc": "2.0", "method": "notifications/initialized"})]
+INIT_RESULT = encode(
+    {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "result": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "t", "version": "1"},
+        },
+    }
+).rstrip(b"\n")
+
+
+def rules(findings: list[Finding], profile: Profile = Profile.SPEC) -> set[str]:
+    return {f.rule for f in failing(findings, profile)}
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_silence_on_a_line_that_is_not_json_fails() -> None:
+    assert rules(_judge([*HANDSHAKE, b"pas du json\n"], [INIT_RESULT])) == {"RPC-PARSE-ERROR"}
+
+
+@pytest.mark.spec("RPC-ID-ECHO")
+def test_an_id_whose_type_changed_fails() -> None:
+    answer = b'{"jsonrpc":"2.0","id":7,"result":{}}'
+    assert rules(_judge([*HANDSHAKE, encode(request("7", "ping"))], [INIT_RESULT, answer])) == {"RPC-ID-ECHO"}
+
+
+@pytest.mark.spec("RPC-NOTIFICATION-SILENT")
+def test_an_answer_to_a_notification_fails() -> None:
+    answer = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"x"}}'
+    lines = [*HANDSHAKE, encode({"jsonrpc": "2.0", "method": "notifications/x"})]
+    assert rules(_judge(lines, [INIT_RESULT, answer])) == {"RPC-NOTIFICATION-SILENT"}
+
+
+@pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY", "FRAME-OUTPUT-ASCII")
+def test_a_log_line_on_stdout_fails_and_raw_unicode_warns() -> None:
+    findings = _judge(HANDSHAKE, [INIT_RESULT, "journal : prêt".encode()])
+    assert rules(findings) == {"STDIO-STDOUT-MESSAGES-ONLY"}
+    assert "FRAME-OUTPUT-ASCII" in rules(findings, Profile.STRICT) - rules(findings)
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_dead_server_fails() -> None:
+    assert rules(_judge([*HANDSHAKE, encode(request(1, "ping"))], [INIT_RESULT], survived=False)) == {"STDIO-SURVIVE"}
+
+
+@pytest.mark.spec("RPC-ONE-ANSWER")
+def test_two_answers_to_one_request_fail() -> None:
+    answer = b'{"jsonrpc":"2.0","id":1,"result":{}}'
+    assert rules(_judge([*HANDSHAKE, encode(request(1, "ping"))], [INIT_RESULT, answer, answer])) == {"RPC-ONE-ANSWER"}
+
+
+@pytest.mark.spec("LIFE-SECOND-INIT")
+def test_a_second_initialize_accepted_fails_only_in_strict() -> None:
+    again = INIT_RESULT.replace(b'"id":0', b'"id":9')
+    findings = _judge([*HANDSHAKE, encode(initialize(9, "2025-11-25"))], [INIT_RESULT, again])
+    assert rules(findings) == set()
+    assert rules(findings, Profile.STRICT) == {"LIFE-SECOND-INIT"}
+
+
+@pytest.mark.spec("LIFE-VERSION-KNOWN", "LIFE-VERSION-UNSUPPORTED")
+def test_echoing_a_version_that_does_not_exist_fails_and_a_counter_offer_passes_spec() -> None:
+    echoed = INIT_RESULT.replace(b'"protocolVersion":"2025-11-25"', b'"protocolVersion":"1999-01-01"')
+    lines = [encode(initialize(0, "1999-01-01"))]
+    assert rules(_judge(lines, [echoed])) == {"LIFE-VERSION-KNOWN"}
+    counter = _judge(lines, [INIT_RESULT])
+    assert rules(counter) == set()
+    assert rules(counter, Profile.STRICT) == {"LIFE-VERSION-REJECT"}
+
+
+@pytest.mark.spec("CAP-ANNOUNCED-METHODS")
+def test_an_announced_capability_without_its_methods_fails() -> None:
+    lying = INIT_RESULT.replace(b'{"tools":{}}', b'{"tools":{},"resources":{}}')
+    answer = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}'
+    lines = [*HANDSHAKE, encode(request(1, "resources/list"))]
+    assert rules(_judge(lines, [lying, answer])) == {"CAP-ANNOUNCED-METHODS"}
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_a_message_split_at_a_raw_cr_fails_as_lf_only() -> None:
+    broken = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}'
+    lines = [*HANDSHAKE, b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n']
+    assert "FRAME-LF-ONLY" in rules(_judge(lines, [INIT_RESULT, broken, broken]))
