@@ -29,9 +29,6 @@ class ProtocolVersion:
     # TOOLS-LIST-SHAPE: Tool.title exists from 2025-06-18.
     tool_title: bool
 
-    def __str__(self) -> str:
-        return self.name
-
 
 V2024_11_05 = ProtocolVersion("2024-11-05", Era.HANDSHAKE, False, False, False, False)
 V2025_03_26 = ProtocolVersion("2025-03-26", Era.HANDSHAKE, True, False, False, False)

@@ -1,0 +1,29 @@
+"""Shared pytest configuration: the Hypothesis settings profiles.
+
+- ``dev`` (the default): 100 examples, the local example database.
+- ``ci`` (loaded when the environment variable ``CI`` is set): deterministic
+  (``derandomize``), no deadline, no database, failure blobs printed.
+- ``campaign``: 5000 examples and no deadline, for a long local run.
+
+Pick one explicitly with ``pytest --hypothesis-profile NAME``; the option wins over the
+environment because Hypothesis' pytest plugin loads it after this file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("dev", max_examples=100)
+settings.register_profile(
+    "ci",
+    settings.get_profile("ci"),
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    max_examples=100,
+)
+settings.register_profile("campaign", max_examples=5000, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")

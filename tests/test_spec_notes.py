@@ -1,0 +1,63 @@
+"""SPEC_NOTES.md, the rule registry, the code and the tests name the same requirement IDs.
+
+Static checks over the source text, so they hold whichever tests were selected.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from reference.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTES = ROOT / "SPEC_NOTES.md"
+ID = re.compile(r"\b(?:FRAME|STDIO|RPC|LIFE|CAP|TOOLS)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+MARK = re.compile(r"pytest\.mark\.spec\(([^)]*)\)", re.DOTALL)
+
+
+def notes_entries() -> dict[str, str]:
+    """ID -> level, from each `### ID` heading and the `- Level:` line right after it."""
+    if not NOTES.exists():
+        pytest.skip(f"{NOTES} is missing")
+    lines = NOTES.read_text(encoding="utf-8").splitlines()
+    entries = {}
+    for index, line in enumerate(lines):
+        if line.startswith("### "):
+            rule = line[4:].strip()
+            assert lines[index + 1].startswith("- Level: "), rule
+            assert lines[index + 2].startswith("- Versions: "), rule
+            assert lines[index + 3].startswith("- Source: http"), rule
+            entries[rule] = lines[index + 1].removeprefix("- Level: ").strip()
+    return entries
+
+
+def sources(*folders: str) -> list[Path]:
+    return [path for folder in folders for path in sorted((ROOT / folder).rglob("*.py"))]
+
+
+def test_every_rule_has_an_entry_with_its_level_and_nothing_else() -> None:
+    entries = notes_entries()
+    assert entries == {rule.id: rule.level.value for rule in RULES}
+
+
+def test_every_id_cited_in_code_and_tests_exists() -> None:
+    known = {rule.id for rule in RULES}
+    cited = {
+        (path.relative_to(ROOT).as_posix(), match)
+        for path in sources("reference", "fuzz", "tests", "examples")
+        for match in ID.findall(path.read_text(encoding="utf-8"))
+    }
+    assert {(path, rule) for path, rule in cited if rule not in known} == set()
+
+
+def test_every_rule_is_named_by_a_test() -> None:
+    named = {
+        rule
+        for path in sources("tests")
+        for arguments in MARK.findall(path.read_text(encoding="utf-8"))
+        for rule in ID.findall(arguments)
+    }
+    assert {rule.id for rule in RULES} - named == set()
