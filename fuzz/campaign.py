@@ -184,7 +184,7 @@ class Campaign:
         # A long pause keeps one line per read even on a loaded machine.
         for cuts, timing in (
             ((), self.timing),
-            (tuple(offsets), replace(self.timing, pause=max(self.timing.pause, 0.05))),
+            (tuple(offsets), replace(self.timing, pause=max(self.timing.pause, 0.2))),
         ):
             if cuts == case.cuts:
                 continue
