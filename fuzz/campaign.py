@@ -25,7 +25,6 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from reference.oracle import Finding, Profile, Status, judge
-from reference.rules import BY_ID
 
 from .strategies import Case, cases
 from .target import Run, Timing, run_case
@@ -221,7 +220,3 @@ class Campaign:
 def stderr_progress(line: str) -> None:
     sys.stderr.write(f"\r\x1b[K{line}")
     sys.stderr.flush()
-
-
-def level_of(rule: str) -> str:
-    return BY_ID[rule].level.value

@@ -35,17 +35,37 @@ def _scenario(
     return Scenario(name, rules, Case(tuple(lines), cuts, settle), eof)
 
 
-def _call(request_id: object, name: object, arguments: object = None) -> dict[str, object]:
+def call(request_id: object, name: object, arguments: object = None) -> dict[str, object]:
     params: dict[str, object] = {"name": name}
     if arguments is not None:
         params["arguments"] = arguments
     return request(request_id, "tools/call", params)
 
 
+# Lesson "Comment un serveur MCP répond à initialize": seven messages, six answers.
+SEED_HANDSHAKE: list[object] = [
+    request(1, "tools/list"),
+    initialize(2, "1999-01-01"),
+    initialize(3, "2024-11-05"),
+    request(4, "tools/list"),
+    INITIALIZED,
+    request(5, "tools/list"),
+    request(6, "resources/list"),
+]
+# Lesson "MCP à la main : JSON-RPC sur stdio": the tool-calling client, six answers.
+SEED_TOOLS: list[object] = [
+    initialize(1, "2024-11-05"),
+    INITIALIZED,
+    request(2, "tools/list"),
+    call(3, "lire_prix", {"produit": "croissant"}),
+    call(4, "lire_prix", {"produit": "kiwi"}),
+    call(5, "tout_effacer", {}),
+    request(6, "resources/list"),
+]
 _PING = encode(request(3, "ping"))
 _SEED_FRAMING = (
-    encode(_call(1, "attendre", {"ms": 80})),
-    encode(_call(2, "attendre", {"ms": 10})),
+    encode(call(1, "attendre", {"ms": 80})),
+    encode(call(2, "attendre", {"ms": 10})),
     _PING[:12],
     _PING[12:]
     + b"pas du json\n"
@@ -74,28 +94,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             "CAP-UNANNOUNCED-METHOD",
             "TOOLS-LIST-SHAPE",
         ),
-        *_lines(
-            request(1, "tools/list"),
-            initialize(2, "1999-01-01"),
-            initialize(3, "2024-11-05"),
-            request(4, "tools/list"),
-            INITIALIZED,
-            request(5, "tools/list"),
-            request(6, "resources/list"),
-        ),
+        *_lines(*SEED_HANDSHAKE),
     ),
     _scenario(
         "seed: tools script",
         ("TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR", "TOOLS-UNKNOWN", "CAP-ANNOUNCED-METHODS"),
-        *_lines(
-            initialize(1, "2024-11-05"),
-            INITIALIZED,
-            request(2, "tools/list"),
-            _call(3, "lire_prix", {"produit": "croissant"}),
-            _call(4, "lire_prix", {"produit": "kiwi"}),
-            _call(5, "tout_effacer", {}),
-            request(6, "resources/list"),
-        ),
+        *_lines(*SEED_TOOLS),
     ),
     _scenario(
         "seed: framing script",
@@ -142,7 +146,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "raw U+2028 and U+2029 in a string",
         ("FRAME-LF-ONLY", "FRAME-OUTPUT-ASCII"),
         *_ready(),
-        *_lines(_call(1, "echo", {"text": "a\u2028b\u2029c\u0085d"})),
+        *_lines(call(1, "echo", {"text": "a\u2028b\u2029c\u0085d"})),
     ),
     _scenario(
         "multi-byte characters cut across writes",
@@ -239,13 +243,13 @@ SCENARIOS: tuple[Scenario, ...] = (
         "tool arguments under 2025-06-18",
         ("TOOLS-ARGS-INVALID", "RPC-INVALID-PARAMS"),
         *_ready("2025-06-18"),
-        *_lines(request(1, "tools/list"), _call(2, "lire_prix", {"produit": 5}), _call(3, 5), _call(4, "echo", "x")),
+        *_lines(request(1, "tools/list"), call(2, "lire_prix", {"produit": 5}), call(3, 5), call(4, "echo", "x")),
     ),
     _scenario(
         "tool arguments under 2025-11-25",
         ("TOOLS-ARGS-INVALID",),
         *_ready("2025-11-25"),
-        *_lines(request(1, "tools/list"), _call(2, "lire_prix", {"produit": 5}), _call(3, "lire_prix", {})),
+        *_lines(request(1, "tools/list"), call(2, "lire_prix", {"produit": 5}), call(3, "lire_prix", {})),
     ),
     _scenario(
         "tools listed per version", ("TOOLS-LIST-SHAPE",), *_ready("2025-03-26"), *_lines(request(1, "tools/list"))
@@ -254,13 +258,13 @@ SCENARIOS: tuple[Scenario, ...] = (
         "a slow call does not hold back a fast one",
         ("RPC-CONCURRENT",),
         *_ready(),
-        *_lines(_call(1, "attendre", {"ms": 100}), request(2, "ping")),
+        *_lines(call(1, "attendre", {"ms": 100}), request(2, "ping")),
     ),
     _scenario(
         "cancellation",
         ("RPC-CANCEL",),
         *_ready(),
-        *_lines(_call(1, "attendre", {"ms": 100}), notification("notifications/cancelled", {"requestId": 1})),
+        *_lines(call(1, "attendre", {"ms": 100}), notification("notifications/cancelled", {"requestId": 1})),
     ),
     _scenario(
         "batch under 2025-03-26",
@@ -283,7 +287,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "line over 1 MiB",
         ("FRAME-MAX-LINE", "STDIO-SURVIVE"),
         *_ready(),
-        *_lines(_call(1, "echo", {"text": "x" * 1_200_000})),
+        *_lines(call(1, "echo", {"text": "x" * 1_200_000})),
     ),
     _scenario(
         "unterminated last line at EOF",
@@ -293,7 +297,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         eof=True,
     ),
     _scenario(
-        "EOF with work in flight", ("STDIO-EOF-DRAIN",), *_ready(), *_lines(_call(1, "attendre", {"ms": 100})), eof=True
+        "EOF with work in flight", ("STDIO-EOF-DRAIN",), *_ready(), *_lines(call(1, "attendre", {"ms": 100})), eof=True
     ),
     _scenario(
         "duplicate keys",
@@ -305,6 +309,6 @@ SCENARIOS: tuple[Scenario, ...] = (
         "answers are single JSON lines",
         ("FRAME-NO-EMBEDDED-NEWLINE", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-RESPONSE-SHAPE", "RPC-ONE-ANSWER"),
         *_ready(),
-        *_lines(request(1, "tools/list"), _call(2, "echo", {"text": "line\nbreak"})),
+        *_lines(request(1, "tools/list"), call(2, "echo", {"text": "line\nbreak"})),
     ),
 )

@@ -63,8 +63,11 @@ def notification(method: str, params: JsonDict | None = None) -> JsonDict:
     return message
 
 
+CLIENT_INFO: JsonDict = {"name": "mcpref", "version": "0.1.0"}
+
+
 def initialize(request_id: object, version: object) -> JsonDict:
-    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcpref", "version": "0.1.0"}}
+    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
     return request(request_id, "initialize", params)
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .dispatcher import IdKey, id_key, initialize_params_problem
@@ -135,8 +134,9 @@ class _NullSlot:
     line: int
     required: bool
     codes: frozenset[int]
-    rule: str
+    rule: str  # broken when a required answer is missing or has another code
     mandatory: bool
+    answered_rule: str | None = None  # the reference stays silent here: answering is a divergence
 
 
 @dataclass
@@ -311,15 +311,20 @@ class _Judge:
             return
         value = parse_line(line)
         if value is BLANK:
-            self.slots.append(
-                _NullSlot(index, False, frozenset({PARSE_ERROR, INVALID_REQUEST}), "FRAME-BLANK-LINE", False)
-            )
+            codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
+            self.slots.append(_NullSlot(index, False, codes, "FRAME-BLANK-LINE", False, "FRAME-BLANK-LINE"))
         elif isinstance(value, ParseFailure):
             self._parse_failure(index, line)
         elif isinstance(value, list):
             self._batch(index, value)
         else:
-            self._message(index, line, classify(value), in_batch=False)
+            message = classify(value)
+            if isinstance(message, Request) and len(line) > LONG_LINE and id_key(message.id) not in self.by_id:
+                # FRAME-MAX-LINE: a peer may refuse a long line under a limit of its own, but must answer.
+                codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
+                self.slots.append(_NullSlot(index, True, codes, "RPC-ONE-ANSWER", True, "FRAME-MAX-LINE"))
+                return
+            self._message(index, line, message, in_batch=False)
 
     def _parse_failure(self, index: int, line: bytes) -> None:
         if line.startswith(_BOM):
@@ -357,7 +362,7 @@ class _Judge:
     def _refusable(self, index: int, line: bytes, rule: str, mandatory: bool = False) -> None:
         """The reference refuses this line with -32700; a peer may also read the request in it."""
         request = _lenient_request(line)
-        if request is not None and request.id is not None and id_key(request.id) in self.by_id:
+        if request is not None and id_key(request.id) in self.by_id:
             self.find(
                 rule,
                 index,
@@ -796,6 +801,16 @@ class _Judge:
                 if hit is not None:
                     used[hit] = True
                     start = hit + 1
+                    if slot.answered_rule is not None:
+                        actual = _show(self.nulls[hit])
+                        self.find(
+                            slot.answered_rule,
+                            slot.line,
+                            "refused a line the reference serves or skips",
+                            "no error",
+                            actual,
+                            False,
+                        )
                 elif required:
                     unmatched.append(slot)
         leftover = [answer for answer, taken in zip(self.nulls, used, strict=True) if not taken]
@@ -868,11 +883,3 @@ def _checkable_property(spec: JsonValue) -> bool:
     if spec.get("type") == "string":
         return True
     return spec.get("type") == "integer" and type(spec.get("minimum")) is int and type(spec.get("maximum")) is int
-
-
-def iter_rules(findings: list[Finding]) -> Iterator[str]:
-    seen: set[str] = set()
-    for finding in findings:
-        if finding.rule not in seen:
-            seen.add(finding.rule)
-            yield finding.rule

@@ -139,3 +139,21 @@ def test_a_message_split_at_a_raw_cr_fails_as_lf_only() -> None:
     broken = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}'
     lines = [*HANDSHAKE, b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n']
     assert "FRAME-LF-ONLY" in rules(_judge(lines, [INIT_RESULT, broken, broken]))
+
+
+@pytest.mark.spec("FRAME-MAX-LINE", "RPC-ONE-ANSWER")
+def test_a_long_line_may_be_refused_under_a_peer_limit_but_not_ignored() -> None:
+    long_call = encode(request(1, "tools/call", {"name": "echo", "arguments": {"text": "x" * 70_000}}))
+    refusal = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"line too long"}}'
+    refused = _judge([*HANDSHAKE, long_call], [INIT_RESULT, refusal])
+    assert rules(refused) == set()
+    assert rules(refused, Profile.STRICT) == {"FRAME-MAX-LINE"}
+    assert rules(_judge([*HANDSHAKE, long_call], [INIT_RESULT])) == {"RPC-ONE-ANSWER"}
+
+
+@pytest.mark.spec("FRAME-BLANK-LINE")
+def test_an_answer_to_a_blank_line_is_allowed_but_diverges_from_the_reference() -> None:
+    answer = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"empty"}}'
+    findings = _judge([*HANDSHAKE, b"\n"], [INIT_RESULT, answer])
+    assert rules(findings) == set()
+    assert rules(findings, Profile.STRICT) == {"FRAME-BLANK-LINE"}

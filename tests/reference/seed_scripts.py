@@ -2,8 +2,10 @@
 tests (in process) and the server tests (through a real ``mcpref serve``).
 
 The seeds are the French and Japanese lessons in ``../shared/seeds``; their tables of
-answers are acceptance tests. Where the reference differs from the lesson's toy server
-on purpose (more supported versions, real demo tools), the checks say so.
+answers are acceptance tests. The scripts themselves live in ``fuzz.corpus``, where
+``mcpref check`` runs them against any server; what their answers must mean is checked
+here. Where the reference differs from the lesson's toy server on purpose (more supported
+versions, real demo tools), the checks say so.
 """
 
 from __future__ import annotations
@@ -11,37 +13,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fuzz.corpus import SEED_HANDSHAKE, SEED_TOOLS, call
+from fuzz.strategies import initialize, notification, request
 from reference.versions import SUPPORTED_NAMES
 
-CLIENT_INFO = {"name": "demo", "version": "0.1"}
 TOOL_NAMES = ["lire_prix", "echo", "fail", "attendre"]
-
-
-def request(request_id: Any, method: str, params: Any = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
-
-
-def notification(method: str, params: Any = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
-
-
-def init(request_id: Any, version: str) -> dict[str, Any]:
-    return request(
-        request_id, "initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
-    )
-
-
-def call(request_id: Any, name: Any, arguments: Any = None) -> dict[str, Any]:
-    params: dict[str, Any] = {"name": name}
-    if arguments is not None:
-        params["arguments"] = arguments
-    return request(request_id, "tools/call", params)
+init = initialize
 
 
 def line(message: Any) -> bytes:
@@ -63,16 +40,7 @@ def text_of(answer: Any) -> str:
     return text
 
 
-# Lesson "Comment un serveur MCP répond à initialize": seven messages, six answers.
-HANDSHAKE_SCRIPT = [
-    request(1, "tools/list"),
-    init(2, "1999-01-01"),
-    init(3, "2024-11-05"),
-    request(4, "tools/list"),
-    notification("notifications/initialized"),
-    request(5, "tools/list"),
-    request(6, "resources/list"),
-]
+HANDSHAKE_SCRIPT = SEED_HANDSHAKE
 
 
 def check_handshake_answers(seen: list[Any]) -> None:
@@ -93,16 +61,7 @@ def check_handshake_answers(seen: list[Any]) -> None:
     assert error_code(seen[5]) == -32601  # never announced
 
 
-# Lesson "MCP à la main : JSON-RPC sur stdio": the tool-calling client, six answers.
-TOOLS_SCRIPT = [
-    init(1, "2024-11-05"),
-    notification("notifications/initialized"),
-    request(2, "tools/list"),
-    call(3, "lire_prix", {"produit": "croissant"}),
-    call(4, "lire_prix", {"produit": "kiwi"}),
-    call(5, "tout_effacer", {}),
-    request(6, "resources/list"),
-]
+TOOLS_SCRIPT = SEED_TOOLS
 
 
 def check_tools_answers(seen: list[Any]) -> None:

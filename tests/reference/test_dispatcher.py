@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from seed_scripts import (
-    CLIENT_INFO,
     FRAMING_CLOSE_AT,
     FRAMING_STEPS,
     HANDSHAKE_SCRIPT,
@@ -34,6 +33,7 @@ from seed_scripts import (
     text_of,
 )
 
+from fuzz.strategies import CLIENT_INFO
 from reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer, VersionPolicy
 from reference.handshake import Phase
 from reference.versions import SUPPORTED_NAMES
