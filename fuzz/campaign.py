@@ -151,7 +151,15 @@ class Campaign:
             self._keep(Failure(rule, case, run, findings))
             raise _divergence(rule)(f"{rule}: {failing[0].message}")
 
-        test = hypothesis_seed(self.seed)(probe) if self.seed is not None else probe
+        test = probe
+        if self.seed is not None:
+            test = hypothesis_seed(self.seed)(probe)
+            # seed() turns the example database off on purpose; a campaign wants both a
+            # reproducible seed and the failures of earlier runs replayed first.
+            test._hypothesis_internal_use_settings = settings(  # type: ignore[attr-defined]
+                test._hypothesis_internal_use_settings,  # type: ignore[attr-defined]
+                database=database,
+            )
         try:
             test()
         except _BudgetSpent:
@@ -160,7 +168,9 @@ class Campaign:
             pass  # the failures are in self.best, each at its smallest
         failures: dict[str, Failure] = {}
         for failure in self.best.values():
-            attributed = self._attribute(failure)
+            # Attribution re-runs the case twice: only while the grace period lasts.
+            in_time = time.monotonic() < deadline + GRACE_SECONDS
+            attributed = self._attribute(failure) if in_time else failure
             failures.setdefault(attributed.rule, attributed)
         return Outcome(list(failures.values()), self.stats, self.warnings)
 

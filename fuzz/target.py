@@ -39,7 +39,7 @@ class TargetError(Exception):
 @dataclass(frozen=True)
 class Timing:
     pause: float = 0.003  # between two chunks, so that the pipe keeps them apart
-    answer_timeout: float = 5.0  # for the liveness probe's answer
+    answer_timeout: float = 3.0  # for the liveness probe's answer (after a first 0.5 s try)
     settle: float = 0.01  # after the probe's answer, for late or repeated answers
     max_output: int = 16 * 1024 * 1024  # stdout bytes kept per case
 
@@ -81,6 +81,8 @@ class _Process:
         self.replies: list[bytes] = []
         self.notes: list[str] = []
         self.sentinel_seen = False
+        self.received = 0  # stdout bytes so far, against max_output
+        self.writing = False
 
     def pump(self, seconds: float) -> None:
         """Read whatever comes for ``seconds`` (or until stdout closes)."""
@@ -91,6 +93,8 @@ class _Process:
                 return
             for key, _ in self.selector.select(left):
                 self._read(key.fileobj, key.data)  # type: ignore[arg-type]
+            if self.replies and self.at_line_start and not self.writing:
+                self.write(b"")  # answer the target's requests now, between two of our lines
 
     def wait_for_sentinel(self, seconds: float) -> None:
         deadline = time.monotonic() + seconds
@@ -112,7 +116,8 @@ class _Process:
             self.stdout_open = False
             self.selector.unregister(fd)
             return
-        if len(self.out) + sum(map(len, self.lines)) > self.timing.max_output:
+        self.received += len(data)
+        if self.received > self.timing.max_output:
             self.notes.append(f"stdout passed {self.timing.max_output} bytes; the rest was not read")
             self.stdout_open = False
             self.selector.unregister(fd)
@@ -148,18 +153,22 @@ class _Process:
         """Write all of ``data`` (reading meanwhile), unless the target stops reading."""
         view = memoryview(data)
         deadline = time.monotonic() + self.timing.answer_timeout
-        while view and self.stdin_open:
-            try:
-                view = view[os.write(self.stdin, view) :]
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    self.notes.append("the target stopped reading its stdin")
+        self.writing = True
+        try:
+            while view and self.stdin_open:
+                try:
+                    view = view[os.write(self.stdin, view) :]
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        self.notes.append("the target stopped reading its stdin")
+                        self.stdin_open = False
+                    else:
+                        self.pump(0.005)
+                except (BrokenPipeError, ConnectionResetError):
+                    self.notes.append("the target closed its stdin")
                     self.stdin_open = False
-                    return
-                self.pump(0.005)
-            except (BrokenPipeError, ConnectionResetError):
-                self.notes.append("the target closed its stdin")
-                self.stdin_open = False
+        finally:
+            self.writing = False
         if data:
             self.at_line_start = data.endswith(b"\n")
         if self.at_line_start and self.replies:

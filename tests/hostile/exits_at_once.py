@@ -1,0 +1,3 @@
+"""Hostile target: exits as soon as it starts."""
+
+raise SystemExit(0)
