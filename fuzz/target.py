@@ -223,5 +223,5 @@ def run_case(argv: list[str], chunks: list[bytes], timing: Timing, *, settle: fl
             survived = process.sentinel_seen and process.proc.poll() is None
     finally:
         status, trailing = process.finish()
-    observation = Observation(tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS)
+    observation = Observation(tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS, eof)
     return Run(observation, status, bytes(process.err), tuple(process.notes))

@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import enum
 import json
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .dispatcher import IdKey, id_key, initialize_params_problem
 from .framer import DEFAULT_MAX_LINE_BYTES
 from .messages import (
     BLANK,
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -80,28 +83,72 @@ class Observation:
     trailing: bytes = b""  # an unterminated last stdout line
     survived: bool = True  # still alive and answering after the session
     sentinels: tuple[str, ...] = ()  # ids of the liveness probes, whose answers are not judged
+    eof: bool = False  # the session ended by closing stdin: work still in flight may be dropped
 
 
 # Published versions, plus the 2024-10-07 pre-release that some SDKs still negotiate.
 RECOGNISED_VERSIONS = frozenset(v.name for v in KNOWN) | {"2024-10-07"}
 
 # Methods a server must answer once it announces their capability (CAP-ANNOUNCED-METHODS).
-CAPABILITY_METHODS: dict[str, str] = {
-    "tools/list": "tools",
-    "tools/call": "tools",
-    "resources/list": "resources",
-    "resources/read": "resources",
-    "prompts/list": "prompts",
-    "prompts/get": "prompts",
-    "logging/setLevel": "logging",
-    "completion/complete": "completions",
-}
+CAPABILITY_METHODS = frozenset(
+    {
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/read",
+        "prompts/list",
+        "prompts/get",
+        "logging/setLevel",
+        "completion/complete",
+    }
+)
 
 # Bytes that str.splitlines() or Node's readline take for line ends (FRAME-LF-ONLY).
 _FALSE_LINE_ENDS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
 _BOM = b"\xef\xbb\xbf"
+
+
+def _false_line_end(line: bytes) -> bool:
+    """Whether a line holds a byte some readers take for a line end (a CRLF's CR does not count)."""
+    body = line[:-1] if line.endswith(b"\r") else line
+    return any(end in body for end in _FALSE_LINE_ENDS)
+
+
 # Lines over this size may meet a peer's own line limit (FRAME-MAX-LINE allows one).
 LONG_LINE = 64 * 1024
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONG_NUMBER = re.compile(rb"\d{16}")
+
+
+def refusal_allowed(line: bytes) -> str | None:
+    """The rule under which a peer may refuse, with an id-null error, a line the reference serves.
+
+    Line length, nesting, numbers beyond 2^53, escaped surrogates and a CR before the LF are
+    all places where conforming parsers differ; refusing is allowed, ignoring is not.
+    """
+    if len(line) > LONG_LINE:
+        return "FRAME-MAX-LINE"
+    if line.endswith(b"\r"):
+        return "FRAME-CRLF"
+    if line.count(b"[") + line.count(b"{") > 64 or _SURROGATE_ESCAPE.search(line) or _LONG_NUMBER.search(line):
+        return "RPC-JSON-LIMITS"
+    return None
+
+
+_CAPABILITY_PREFIXES = {
+    "tools/": "tools",
+    "resources/": "resources",
+    "prompts/": "prompts",
+    "logging/": "logging",
+    "completion/": "completions",
+    "tasks/": "tasks",
+}
+
+
+def _capability_of(method: str) -> str | None:
+    """The server capability a method belongs to, by its group prefix."""
+    prefix, slash, _ = method.partition("/")
+    return _CAPABILITY_PREFIXES.get(prefix + slash)
 
 
 def split_lines(stream: bytes) -> list[bytes]:
@@ -178,11 +225,31 @@ def _shape_problem(answer: JsonObject) -> str | None:
     return None
 
 
+_LEADING_ID = re.compile(rb'^\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d{1,30}|"(?:[^"\\]|\\.)*")')
+
+
+def _leading_request(line: bytes) -> Request | None:
+    """For a line too deep for Python to parse: the id, when it comes before any nesting."""
+    match = _LEADING_ID.match(line)
+    if match is None:
+        return None
+    try:
+        request_id = json.loads(match.group(1))
+    except ValueError:
+        return None
+    return Request(request_id, "", None) if is_valid_id(request_id) else None
+
+
+def _lenient_int(digits: str) -> int:
+    """Integers past CPython's digit limit are valid JSON; their exact value never matters here."""
+    return int(digits) if len(digits) <= 4000 else 0
+
+
 def _lenient_request(line: bytes) -> Request | None:
     """The request a lenient peer could read from a line the reference refuses."""
     text = line.decode("utf-8", errors="replace").lstrip("\ufeff")
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_int=_lenient_int)
     except (ValueError, RecursionError):
         return None
     message = classify(value)
@@ -192,6 +259,7 @@ def _lenient_request(line: bytes) -> Request | None:
 class _Judge:
     def __init__(self, stream: bytes, observation: Observation) -> None:
         self.lines = split_lines(stream)
+        self.unterminated = not stream.endswith(b"\n")
         self.observation = observation
         self.findings: list[Finding] = []
         self.target = _Target()
@@ -199,6 +267,7 @@ class _Judge:
         self.nulls: list[JsonObject] = []
         self.slots: list[_NullSlot] = []
         self.cancelled: set[IdKey] = set()
+        self.id_uses: Counter[IdKey] = Counter()
         self.response_ids: set[IdKey] = set()
         self.saw_notification = False
 
@@ -219,7 +288,7 @@ class _Judge:
                 "a live server",
                 "no answer to the liveness ping",
             )
-        self._note_cancellations()
+        self._survey()
         for index, line in enumerate(self.lines):
             self._line(index, line)
         self._match_nulls()
@@ -294,14 +363,18 @@ class _Judge:
                 _show(value),
             )
 
-    def _note_cancellations(self) -> None:
+    def _survey(self) -> None:
+        """Cancellations, and ids used by more than one request (RPC-DUPLICATE-ID)."""
         for line in self.lines:
             value = parse_line(line)
-            message = classify(value) if isinstance(value, dict) else None
-            if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
-                request_id = message.params.get("requestId")
-                if is_valid_id(request_id):
-                    self.cancelled.add(id_key(request_id))
+            for item in value if isinstance(value, list) else [value]:
+                message = classify(item) if isinstance(item, dict) else None
+                if isinstance(message, Request | Invalid) and message.id is not None:
+                    self.id_uses[id_key(message.id)] += 1
+                if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
+                    request_id = message.params.get("requestId")
+                    if is_valid_id(request_id):
+                        self.cancelled.add(id_key(request_id))
 
     # Input, line by line.
 
@@ -319,12 +392,30 @@ class _Judge:
             self._batch(index, value)
         else:
             message = classify(value)
-            if isinstance(message, Request) and len(line) > LONG_LINE and id_key(message.id) not in self.by_id:
-                # FRAME-MAX-LINE: a peer may refuse a long line under a limit of its own, but must answer.
-                codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
-                self.slots.append(_NullSlot(index, True, codes, "RPC-ONE-ANSWER", True, "FRAME-MAX-LINE"))
+            if isinstance(message, Request) and self._refused(index, line, message):
                 return
-            self._message(index, line, message, in_batch=False)
+            if _ambiguous_keys(line):
+                self._ambiguous(index, line)
+                return
+            self._message(index, line, message, in_batch=False, anonymous=isinstance(value, dict) and "id" not in value)
+
+    def _refused(self, index: int, line: bytes, request: Request) -> bool:
+        """A peer refused, under a limit of its own, a line the reference serves: allowed, not ignoring it."""
+        rule = refusal_allowed(line)
+        key = id_key(request.id)
+        if rule is None or key in self.by_id or key in self.cancelled:
+            return False
+        codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
+        self.slots.append(_NullSlot(index, True, codes, "RPC-ONE-ANSWER", True, rule))
+        return True
+
+    def _ambiguous(self, index: int, line: bytes) -> None:
+        """RPC-DUPLICATE-KEYS: a repeated envelope key with different values; any one reading may be served."""
+        ids = [value for value in _key_values(line, "id") if is_valid_id(value)]
+        if any(self._take(request_id) for request_id in ids):
+            return
+        codes = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS})
+        self.slots.append(_NullSlot(index, True, codes, "RPC-DUPLICATE-KEYS", False))
 
     def _parse_failure(self, index: int, line: bytes) -> None:
         if line.startswith(_BOM):
@@ -340,8 +431,10 @@ class _Judge:
                 self._strict_parse_error(index, line, "FRAME-UTF8")
             return
         try:
-            json.loads(text, parse_constant=_no_constant)
-        except (ValueError, RecursionError):
+            json.loads(text, parse_constant=_no_constant, parse_int=_lenient_int)
+        except RecursionError:
+            pass  # deeper than Python can parse: valid or not, it is beyond the limits
+        except ValueError:
             self._strict_parse_error(index, line, "RPC-PARSE-ERROR")
             return
         self._refusable(index, line, "RPC-JSON-LIMITS")  # valid JSON beyond the reference's limits
@@ -362,7 +455,8 @@ class _Judge:
     def _refusable(self, index: int, line: bytes, rule: str, mandatory: bool = False) -> None:
         """The reference refuses this line with -32700; a peer may also read the request in it."""
         request = _lenient_request(line)
-        if request is not None and id_key(request.id) in self.by_id:
+        readable = request or _leading_request(line)
+        if readable is not None and id_key(readable.id) in self.by_id:
             self.find(
                 rule,
                 index,
@@ -371,7 +465,10 @@ class _Judge:
                 "an answer to the request in it",
                 mandatory,
             )
-            self._request(index, line, request, in_batch=False)
+            if request is None:
+                self._take(readable.id)  # too deep to read beyond its id: the answer is not judged
+            else:
+                self._request(index, line, request, in_batch=False)
             return
         codes = {PARSE_ERROR, INVALID_REQUEST} if rule == "FRAME-MAX-LINE" else {PARSE_ERROR}
         self.slots.append(_NullSlot(index, True, frozenset(codes), "RPC-PARSE-ERROR", True))
@@ -391,16 +488,24 @@ class _Judge:
                 for member in served:
                     self._take(member.id)
                 return
-            self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-INVALID-REQUEST", True))
+            # The client sent what is no message in this version: silence is allowed, with a warning.
+            self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH-UNSUPPORTED", False))
             return
         if not items:
             self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH", True))
             return
         for item in items:
-            self._message(index, b"", classify(item), in_batch=True)
+            self._message(
+                index, b"", classify(item), in_batch=True, anonymous=isinstance(item, dict) and "id" not in item
+            )
 
     def _message(
-        self, index: int, line: bytes, message: Request | Notification | ClientResponse | Invalid, in_batch: bool
+        self,
+        index: int,
+        line: bytes,
+        message: Request | Notification | ClientResponse | Invalid,
+        in_batch: bool,
+        anonymous: bool,
     ) -> None:
         if isinstance(message, Request):
             self._request(index, line, message, in_batch)
@@ -411,10 +516,12 @@ class _Judge:
         elif isinstance(message, ClientResponse):
             if is_valid_id(message.id):
                 self.response_ids.add(id_key(message.id))
+            else:
+                codes = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR})
+                self.slots.append(_NullSlot(index, False, codes, "RPC-CLIENT-RESPONSE", False, "RPC-CLIENT-RESPONSE"))
         elif message.id is None:
             # RPC-INVALID-NO-ID: an invalid object without an id should still be answered.
-            has_id = bool(line) and b'"id"' in line
-            rule = "RPC-INVALID-REQUEST" if has_id or in_batch else "RPC-INVALID-NO-ID"
+            rule = "RPC-INVALID-NO-ID" if anonymous else "RPC-INVALID-REQUEST"
             self.slots.append(
                 _NullSlot(
                     index, True, frozenset({INVALID_REQUEST, INVALID_PARAMS}), rule, rule == "RPC-INVALID-REQUEST"
@@ -425,6 +532,8 @@ class _Judge:
 
     def _invalid(self, index: int, message: Invalid) -> None:
         assert message.id is not None
+        if self._shared(index, message.id):
+            return
         rule = (
             "RPC-PARAMS-OBJECT"
             if message.code == INVALID_PARAMS or "params" in message.reason
@@ -469,10 +578,37 @@ class _Judge:
                 "RPC-ID-ECHO", index, "the answer changed the id's type", _show(request_id), _show(retyped.get("id"))
             )
             return None
-        if any(end in self.lines[index] for end in _FALSE_LINE_ENDS):
+        if _false_line_end(self.lines[index]):
             rule_if_missing = "FRAME-LF-ONLY"
-        self.find(rule_if_missing, index, "no answer", f"an answer with id {_show(request_id)}", "nothing")
+        self._missing(index, rule_if_missing, f"an answer with id {_show(request_id)}")
         return None
+
+    def _shared(self, index: int, request_id: RequestId) -> bool:
+        """An id several requests used: one answer each, in any order, contents not judged.
+
+        The reference refuses a reused in-flight id (RPC-DUPLICATE-ID) and serves one reused
+        after its answer; which answer belongs to which request cannot be told from outside.
+        """
+        key = id_key(request_id)
+        if self.id_uses[key] < 2:
+            return False
+        answers = self.by_id.get(key, [])
+        if answers:
+            answers.pop(0)
+            if not answers:
+                del self.by_id[key]
+        elif key not in self.cancelled and self.observation.survived:
+            self._missing(index, "RPC-ONE-ANSWER", f"an answer with id {_show(request_id)}")
+        return True
+
+    def _missing(self, index: int, rule: str, expected: str) -> None:
+        if self.observation.eof:
+            # STDIO-EOF-DRAIN, FRAME-EOF-PARTIAL: after EOF a peer may exit without finishing.
+            last = index == len(self.lines) - 1 and self.unterminated
+            rule = "FRAME-EOF-PARTIAL" if last else "STDIO-EOF-DRAIN"
+            self.find(rule, index, "no answer before the exit that followed EOF", expected, "nothing", False)
+        else:
+            self.find(rule, index, "no answer", expected, "nothing")
 
     def _take(self, request_id: RequestId) -> list[_Answer]:
         return self.by_id.pop(id_key(request_id), [])
@@ -487,6 +623,8 @@ class _Judge:
     # Requests.
 
     def _request(self, index: int, line: bytes, request: Request, in_batch: bool) -> None:
+        if self._shared(index, request.id):
+            return
         rule = "RPC-BATCH" if in_batch else "RPC-ONE-ANSWER"
         key = id_key(request.id)
         arrived_in_array = [a.in_array for a in self.by_id.get(key, [])]
@@ -642,7 +780,7 @@ class _Judge:
         )
 
     def _operating(self, index: int, request: Request, answer: JsonObject) -> None:
-        capability = CAPABILITY_METHODS.get(request.method)
+        capability = _capability_of(request.method)
         code = _error_code(answer)
         if capability is None:
             if code != METHOD_NOT_FOUND:
@@ -662,6 +800,10 @@ class _Judge:
                     "-32601",
                     _show(answer),
                 )
+        elif request.method not in CAPABILITY_METHODS:
+            return  # another method of an announced capability: nothing more is known of it
+        elif request.method == "tools/call" and code == METHOD_NOT_FOUND and not self._listed(request):
+            self.find("TOOLS-UNKNOWN", index, "a call to an unlisted tool refused with -32601", "-32602", _show(answer))
         elif code is not None and (code == METHOD_NOT_FOUND or request.method == "tools/list"):
             self.find(
                 "CAP-ANNOUNCED-METHODS",
@@ -674,6 +816,11 @@ class _Judge:
             self._tools_list(index, answer)
         elif request.method == "tools/call":
             self._tools_call(index, request, answer)
+
+    def _listed(self, request: Request) -> bool:
+        """Whether a tools/call names a tool the server listed (unknown when it never listed them)."""
+        name = (request.params or {}).get("name")
+        return self.target.tools is not None and isinstance(name, str) and name in self.target.tools
 
     def _tools_list(self, index: int, answer: JsonObject) -> None:
         result = _result(answer) or {}
@@ -828,6 +975,8 @@ class _Judge:
                     actual,
                     slot.mandatory,
                 )
+            elif self.observation.eof:
+                self._missing(slot.line, slot.rule, f"error {codes} with id null")
             else:
                 self.find(slot.rule, slot.line, "no answer", f"error {codes} with id null", "nothing", slot.mandatory)
         for answer in leftover:
@@ -848,12 +997,35 @@ class _Judge:
                     self._unexpected(answer.value)
 
     def _unexpected(self, answer: JsonObject) -> None:
-        if any(end in line for line in self.lines for end in _FALSE_LINE_ENDS):
+        if any(_false_line_end(line) for line in self.lines):
             self.find("FRAME-LF-ONLY", None, "an answer no line asked for", "nothing", _show(answer))
-        elif self.saw_notification:
+        elif self.saw_notification and answer.get("id") is None:
+            # An answer to a notification can only carry id null: notifications have none.
             self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", "nothing", _show(answer))
         else:
             self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", "nothing", _show(answer))
+
+
+_ENVELOPE_KEYS = ("id", "method", "jsonrpc", "params")
+
+
+def _key_values(line: bytes, key: str) -> list[JsonValue]:
+    """Every value the top-level object of ``line`` gives ``key``, repeats included."""
+    pairs: list[list[tuple[str, JsonValue]]] = []
+
+    def keep(items: list[tuple[str, JsonValue]]) -> JsonValue:
+        pairs.append(items)
+        return dict(items)
+
+    json.loads(line, object_pairs_hook=keep, parse_int=_lenient_int)  # the line parsed already
+    return [value for items in pairs[-1:] for name, value in items if name == key]
+
+
+def _ambiguous_keys(line: bytes) -> bool:
+    """Whether an envelope key repeats with different values, so that readers may disagree."""
+    if not any(line.count(f'"{key}"'.encode()) > 1 for key in _ENVELOPE_KEYS):
+        return False
+    return any(len({json.dumps(v, sort_keys=True) for v in _key_values(line, key)}) > 1 for key in _ENVELOPE_KEYS)
 
 
 def _no_constant(name: str) -> JsonValue:
@@ -878,8 +1050,9 @@ def _checkable(schema: JsonObject) -> bool:
 
 
 def _checkable_property(spec: JsonValue) -> bool:
-    if not isinstance(spec, dict):
+    """Only plain strings and bounded integers: other keywords (enum, pattern...) are not checked here."""
+    if not isinstance(spec, dict) or not set(spec) <= {"type", "description", "title", "minimum", "maximum"}:
         return False
     if spec.get("type") == "string":
-        return True
+        return set(spec) <= {"type", "description", "title"}
     return spec.get("type") == "integer" and type(spec.get("minimum")) is int and type(spec.get("maximum")) is int
