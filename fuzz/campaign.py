@@ -71,7 +71,7 @@ class Stats:
     messages: int = 0
     started: float = field(default_factory=time.monotonic)
     target_seconds: float = 0.0
-    warnings: dict[str, int] = field(default_factory=dict)
+    first_failure: int | None = None  # the case at which the first failure showed
 
 
 @dataclass
@@ -148,6 +148,8 @@ class Campaign:
             if not failing:
                 return
             rule = failing[0].rule
+            if self.stats.first_failure is None:
+                self.stats.first_failure = self.stats.cases
             self._keep(Failure(rule, case, run, findings))
             raise _divergence(rule)(f"{rule}: {failing[0].message}")
 
@@ -168,9 +170,9 @@ class Campaign:
             pass  # the failures are in self.best, each at its smallest
         failures: dict[str, Failure] = {}
         for failure in self.best.values():
-            # Attribution re-runs the case twice: only while the grace period lasts.
-            in_time = time.monotonic() < deadline + GRACE_SECONDS
-            attributed = self._attribute(failure) if in_time else failure
+            # Attribution re-runs the case twice; a dead or deaf target makes each run wait
+            # for its probes, and death is no matter of chunking anyway.
+            attributed = failure if failure.rule == "STDIO-SURVIVE" else self._attribute(failure)
             failures.setdefault(attributed.rule, attributed)
         return Outcome(list(failures.values()), self.stats, self.warnings)
 

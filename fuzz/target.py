@@ -15,12 +15,15 @@ as a client without those capabilities answers them: ``-32601``, and ``{}`` for 
 
 from __future__ import annotations
 
+import array
 import contextlib
+import fcntl
 import json
 import os
 import selectors
 import signal
 import subprocess
+import termios
 import time
 from dataclasses import dataclass
 
@@ -30,6 +33,13 @@ SENTINEL_ID = "mcpref-sentinel"
 SENTINEL_IDS = (SENTINEL_ID, SENTINEL_ID + "-2")
 SENTINEL = (json.dumps({"jsonrpc": "2.0", "id": SENTINEL_ID, "method": "ping"}) + "\n").encode()
 SECOND_SENTINEL = SENTINEL.replace(SENTINEL_ID.encode(), SENTINEL_ID.encode() + b"-2")
+
+
+def _unread(fd: int) -> int:
+    """Bytes written to a pipe that its reader has not read yet (Linux answers on the write end)."""
+    count = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, count)
+    return count[0]
 
 
 class TargetError(Exception):
@@ -83,6 +93,7 @@ class _Process:
         self.sentinel_seen = False
         self.received = 0  # stdout bytes so far, against max_output
         self.writing = False
+        self.waits_for_reads = True
 
     def pump(self, seconds: float) -> None:
         """Read whatever comes for ``seconds`` (or until stdout closes)."""
@@ -175,6 +186,21 @@ class _Process:
             pending, self.replies = self.replies, []
             self.write(b"".join(pending))
 
+    def wait_until_read(self) -> None:
+        """Wait until the target has read all we wrote, so that the next write is a read of its own.
+
+        Pauses alone do not keep chunks apart: a target still starting up finds them all
+        waiting in the pipe and reads them at once. A target that does not read within the
+        timeout is not waited for again.
+        """
+        deadline = time.monotonic() + self.timing.answer_timeout
+        while self.stdin_open and self.waits_for_reads and _unread(self.stdin) > 0:
+            if time.monotonic() > deadline:
+                self.notes.append("the target did not read its stdin in time")
+                self.waits_for_reads = False
+                return
+            self.pump(0.001)
+
     def close_stdin(self) -> None:
         if self.stdin_open:
             assert self.proc.stdin
@@ -202,6 +228,7 @@ def run_case(argv: list[str], chunks: list[bytes], timing: Timing, *, settle: fl
     try:
         for chunk in chunks:
             process.write(chunk)
+            process.wait_until_read()
             process.pump(timing.pause)
         if eof:
             process.close_stdin()

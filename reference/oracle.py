@@ -997,7 +997,9 @@ class _Judge:
                     self._unexpected(answer.value)
 
     def _unexpected(self, answer: JsonObject) -> None:
-        if any(_false_line_end(line) for line in self.lines):
+        pieces = answer.get("id") is None and _error_code(answer) == PARSE_ERROR
+        if pieces and any(_false_line_end(line) for line in self.lines):
+            # A reader that splits a line at a false line end refuses each piece as not JSON.
             self.find("FRAME-LF-ONLY", None, "an answer no line asked for", "nothing", _show(answer))
         elif self.saw_notification and answer.get("id") is None:
             # An answer to a notification can only carry id null: notifications have none.
