@@ -4,12 +4,24 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck fuzz-self
+.PHONY: demo test lint typecheck fuzz-self peers bench
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
+
+# The official TypeScript SDK peers, pinned in tests/peers/package-lock.json, installed into
+# tests/peers/node_modules (git-ignored) once; without node or npm the tests that need them skip.
+PEERS := tests/peers
+NODE_STAMP := $(PEERS)/node_modules/.installed
+$(NODE_STAMP): $(PEERS)/package.json $(PEERS)/package-lock.json
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		(cd $(PEERS) && npm ci --no-audit --no-fund --loglevel=error) && touch $(NODE_STAMP) \
+			|| echo "make: npm ci failed in $(PEERS): the TypeScript SDK peer tests will skip"; \
+	else \
+		echo "make: node or npm not found: the TypeScript SDK peer tests will skip"; \
+	fi
 
 # The main job on the bundled defaults: a campaign against the reference server (nothing to
 # find), then one against a bundled buggy server (a finding, its reproducer, a shell line).
@@ -24,7 +36,7 @@ typecheck: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check reference fuzz tests examples
 
-test: $(STAMP) typecheck lint
+test: $(STAMP) $(NODE_STAMP) typecheck lint
 	rm -f .coverage .coverage.*
 	$(BIN)/coverage run -m pytest
 	$(BIN)/coverage combine --quiet
@@ -39,3 +51,20 @@ FUZZ_SECONDS ?= 600
 fuzz-self: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check atheris==3.0.0
 	$(BIN)/python -m fuzz.selffuzz --seconds $(FUZZ_SECONDS) fuzz-corpus/self
+
+# The official SDK servers (tests/peers) under mcpref compare in both profiles and a fixed-seed
+# mcpref fuzz each; writes docs/peers.md and the reproducers under docs/repro/. Not part of test.
+PEERS_BUDGET ?= 60
+peers: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python $(PEERS)/make_peers.py --budget $(PEERS_BUDGET) --seed 1
+
+# Issue 5's benchmarks (not part of `make test`): one table, every figure a ratio against a
+# reference point measured in the same run; about 7 minutes. The SDK peers are measured when
+# installed (the same step as `make test`); py-spy is for `python -m bench.profile`.
+BENCH_TOOLS := $(VENV)/.bench-tools
+$(BENCH_TOOLS): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check py-spy==0.4.3
+	touch $(BENCH_TOOLS)
+
+bench: $(BENCH_TOOLS) $(NODE_STAMP)
+	$(BIN)/python -m bench

@@ -183,10 +183,20 @@ class Campaign:
             self.best[failure.rule] = failure
 
     def _attribute(self, failure: Failure) -> Failure:
-        """FRAME-CHUNK-INVARIANT when the same bytes pass under another cutting."""
+        """FRAME-CHUNK-INVARIANT when the same bytes pass under another cutting; FRAME-LF-ONLY
+        when they pass once their false line ends are made harmless."""
+        chunked = self._chunking(failure)
+        if chunked is not None:
+            return chunked
+        relabelled = relabel_false_line_ends(failure.findings, failure.case, lambda c: self.execute(c)[1], self.profile)
+        if relabelled is failure.findings:
+            return failure
+        return Failure("FRAME-LF-ONLY", failure.case, failure.run, relabelled)
+
+    def _chunking(self, failure: Failure) -> Failure | None:
         case = failure.case
         if len(case.chunks) < 2 and len(case.lines) < 2:
-            return failure
+            return None
         offsets = []
         position = 0
         for line in case.lines[:-1]:
@@ -212,7 +222,7 @@ class Campaign:
                     finding.actual,
                 )
                 return Failure("FRAME-CHUNK-INVARIANT", case, failure.run, [chunked, *failure.findings])
-        return failure
+        return None
 
     def _report_progress(self, deadline: float) -> None:
         if self.progress is None:
@@ -227,6 +237,52 @@ class Campaign:
             f"{self.stats.messages / elapsed:.0f} msg/s, {len(self.best)} failing rules, "
             f"{max(0.0, deadline - now):.0f}s left"
         )
+
+
+_FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+_LOST = ("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
+
+
+def defanged(case: Case) -> Case:
+    """The case with every false line end made harmless: a raw CR between tokens becomes a space,
+    a raw U+2028, U+2029 or U+0085 its escape. The messages mean the same; only a reader that
+    splits lines on those characters sees a difference. One chunk, so cut positions need not move."""
+    lines = []
+    for line in case.lines:
+        text = line.decode("utf-8", "surrogateescape").replace("\r", " ")
+        for raw, escaped in _FALSE_LINE_ENDS_IN_STRINGS.items():
+            text = text.replace(raw, escaped)
+        lines.append(text.encode("utf-8", "surrogateescape"))
+    return Case(tuple(lines), (), case.settle)
+
+
+def relabel_false_line_ends(
+    findings: list[Finding], case: Case, execute: Callable[[Case], list[Finding]], profile: Profile
+) -> list[Finding]:
+    """FRAME-LF-ONLY for answers lost only because of false line ends (the defanged case passes).
+
+    A reader that splits lines at a raw CR or U+2028 and drops what it cannot parse leaves
+    nothing behind but silence; the oracle alone cannot tell that silence from any other.
+    Returns ``findings`` itself when nothing is relabelled.
+    """
+    lost = [f for f in _failing(findings, profile) if f.rule in _LOST]
+    if not lost or defanged(case) == Case(case.lines, (), case.settle):
+        return findings
+    if any(f.rule in _LOST for f in _failing(execute(defanged(case)), profile)):
+        return findings
+    return [
+        Finding(
+            "FRAME-LF-ONLY",
+            True,
+            f.line,
+            f"{f.message} ({f.rule}), only with a raw line separator in the line",
+            f.expected,
+            f.actual,
+        )
+        if f in lost
+        else f
+        for f in findings
+    ]
 
 
 def stderr_progress(line: str) -> None:

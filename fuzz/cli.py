@@ -5,6 +5,8 @@
                    [--campaign-dir DIR] [--pause S] [--progress] [-- CMD [ARGS...]]
     mcpref check   [--profile spec|strict] [--json] [-- CMD [ARGS...]]
     mcpref replay  FILE [-- CMD [ARGS...]]
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref vectors export DIR
 
 The target command is an argv list taken after ``--`` and started without a shell; with
 none, the target is the bundled reference server. Exit status: 0 nothing found, 1
@@ -28,7 +30,9 @@ from reference.oracle import Finding, Profile, Status, judge
 from reference.rules import BY_ID, RULES
 from reference.versions import SUPPORTED_NAMES
 
-from .campaign import Campaign, Outcome, stderr_progress
+from . import compare as compare_command
+from . import vectors as vectors_command
+from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
 from .corpus import SCENARIOS, Scenario
 from .report import (
     ReproducerError,
@@ -39,6 +43,7 @@ from .report import (
     transcript,
     write_atomic,
 )
+from .strategies import Case
 from .target import Run, TargetError, Timing, run_case
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
@@ -72,6 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="re-run a saved failing case")
     replay.add_argument("file", type=Path)
+
+    compare = commands.add_parser("compare", help="run the fixed corpus against several commands, one matrix")
+    compare_command.add_arguments(compare)
+
+    vectors = commands.add_parser("vectors", help="the fixed corpus as language-neutral test vectors")
+    vector_commands = vectors.add_subparsers(dest="vectors_command", required=True)
+    export = vector_commands.add_parser("export", help="write one JSON file per scenario, index.json and SCHEMA.md")
+    export.add_argument("directory", type=Path)
     return parser
 
 
@@ -95,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
             return _fuzz(args, target or DEFAULT_TARGET)
         if args.command == "check":
             return _check(args, target or DEFAULT_TARGET)
+        if args.command == "compare":
+            return compare_command.run(args, target)
+        if args.command == "vectors":
+            return vectors_command.run(args)
         return _replay(args, target)
     except TargetError as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
@@ -153,6 +170,7 @@ def _fuzz_report(
         "messages": stats.messages,
         "seconds": round(elapsed, 3),
         "target_seconds": round(stats.target_seconds, 3),
+        "first_failure_at_case": stats.first_failure,
         "failures": [
             {
                 **finding_json(failure.finding, profile),
@@ -201,8 +219,15 @@ def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
 
 
 def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
+    def execute(case: Case) -> list[Finding]:
+        return judge(
+            case.stream, run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof).observation
+        )
+
     run = run_case(command, scenario.case.chunks, timing, settle=scenario.case.settle, eof=scenario.eof)
     findings = judge(scenario.case.stream, run.observation)
+    if "FRAME-LF-ONLY" in scenario.rules:
+        findings = relabel_false_line_ends(findings, scenario.case, execute, Profile.SPEC)
     if scenario.eof and run.exit_status != 0:
         findings.append(
             Finding(

@@ -578,7 +578,8 @@ class _Judge:
                 "RPC-ID-ECHO", index, "the answer changed the id's type", _show(request_id), _show(retyped.get("id"))
             )
             return None
-        if _false_line_end(self.lines[index]):
+        if _false_line_end(self.lines[index]) and any(_error_code(n) == PARSE_ERROR for n in self.nulls):
+            # Split at a false line end, the pieces draw -32700s: silence alone proves no split.
             rule_if_missing = "FRAME-LF-ONLY"
         self._missing(index, rule_if_missing, f"an answer with id {_show(request_id)}")
         return None

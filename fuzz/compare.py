@@ -1,0 +1,139 @@
+"""``mcpref compare``: the fixed corpus of ``check`` against several commands, as one matrix.
+
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+
+Each command is started without a shell and judged by ``check_rows`` exactly as ``mcpref
+check`` would judge it alone; the matrix has one row per requirement ID and one column per
+command, each cell pass, warn, fail or n/a. Exit status: 0 when no command fails a rule,
+1 when one does, 2 for bad usage or a command that cannot be started at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from reference.oracle import Profile
+from reference.rules import RULES
+
+from .target import TargetError, Timing, run_case
+
+SEPARATOR = "---"
+EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """The command line of ``compare`` cannot be used."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", choices=[p.value for p in Profile], default="spec")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--label",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="column name of the next command, once per command in order (default: from the command)",
+    )
+
+
+def split_commands(argv: Sequence[str]) -> list[list[str]]:
+    """``CMD1 ARGS --- CMD2 ARGS ...`` as a list of argv lists; an empty one is a usage error."""
+    commands: list[list[str]] = [[]]
+    for word in argv:
+        if word == SEPARATOR:
+            commands.append([])
+        else:
+            commands[-1].append(word)
+    if any(not command for command in commands):
+        raise UsageError(f"an empty command between {SEPARATOR} separators")
+    return commands
+
+
+def default_labels(commands: Sequence[Sequence[str]]) -> list[str]:
+    """A short, unique column name per command: the name of its last word, numbered on a clash."""
+    names = [Path(command[-1]).name or command[-1] for command in commands]
+    return [f"{name}#{index + 1}" if names.count(name) > 1 else name for index, name in enumerate(names)]
+
+
+def matrix(commands: Sequence[list[str]], labels: Sequence[str], profile: Profile) -> dict[str, object]:
+    """Every command through the corpus; raises ``TargetError`` naming a command that cannot start."""
+    from .cli import check_rows  # here, not at the top: the command line imports this module
+
+    for label, command in zip(labels, commands, strict=True):
+        try:
+            run_case(command, [], Timing())
+        except TargetError as exc:
+            raise TargetError(f"{label}: {exc}") from None
+    per_command = [check_rows(command, profile) for command in commands]
+    rules: list[dict[str, object]] = []
+    for index, rule in enumerate(RULES):
+        statuses: dict[str, object] = {}
+        findings: dict[str, object] = {}
+        for label, rows in zip(labels, per_command, strict=True):
+            row = rows[index]
+            assert row["id"] == rule.id
+            statuses[label] = row["status"]
+            findings[label] = row["findings"]
+        rules.append({"id": rule.id, "level": rule.level.value, "statuses": statuses, "findings": findings})
+    return {
+        "profile": profile.value,
+        "commands": [{"label": label, "command": command} for label, command in zip(labels, commands, strict=True)],
+        "rules": rules,
+    }
+
+
+def failing(result: dict[str, object]) -> list[str]:
+    """The labels of the commands that fail at least one rule."""
+    rules = result["rules"]
+    assert isinstance(rules, list)
+    labels: list[str] = []
+    for rule in rules:
+        for label, status in rule["statuses"].items():
+            if status == "fail" and label not in labels:
+                labels.append(label)
+    return labels
+
+
+def render(result: dict[str, object]) -> str:
+    commands = result["commands"]
+    rules = result["rules"]
+    assert isinstance(commands, list) and isinstance(rules, list)
+    labels = [str(entry["label"]) for entry in commands]
+    lines = [f"profile {result['profile']}"]
+    lines += [f"  {entry['label']}: {' '.join(entry['command'])}" for entry in commands]
+    header = ["ID", "LEVEL", *labels]
+    rows = [
+        [str(rule["id"]), str(rule["level"]), *(str(rule["statuses"][label]) for label in labels)] for rule in rules
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, target: list[str] | None) -> int:
+    """The ``compare`` subcommand; ``target`` is everything after the first ``--``."""
+    try:
+        if not target:
+            raise UsageError(f"compare needs commands: -- CMD1 [ARGS] {SEPARATOR} CMD2 [ARGS]")
+        commands = split_commands(target)
+        labels: list[str] = args.label or default_labels(commands)
+        if len(labels) != len(commands):
+            raise UsageError(f"{len(labels)} --label for {len(commands)} commands")
+        if len(set(labels)) != len(labels):
+            raise UsageError("column labels must be distinct")
+    except UsageError as exc:
+        print(f"mcpref compare: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        result = matrix(commands, labels, Profile(args.profile))
+    except TargetError as exc:
+        print(f"mcpref compare: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    return EXIT_FOUND if failing(result) else EXIT_CLEAN

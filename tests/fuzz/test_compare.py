@@ -1,0 +1,66 @@
+"""``mcpref compare``: one matrix for several commands, and its refusals of bad usage."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fuzz.compare import UsageError, default_labels, split_commands
+from reference.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+REFERENCE = [sys.executable, "-m", "reference"]
+SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
+
+
+def mcpref(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "fuzz.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=240, check=False
+    )
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_the_matrix_has_a_row_per_requirement_and_a_column_per_command() -> None:
+    done = mcpref("compare", "--profile", "strict", "--json", "--", *REFERENCE, "---", *SILENT)
+    assert done.returncode == 1, done.stderr
+    result = json.loads(done.stdout)
+    labels = ["reference", "silent_on_parse_error.py"]
+    assert result["profile"] == "strict"
+    assert [entry["label"] for entry in result["commands"]] == labels
+    assert [rule["id"] for rule in result["rules"]] == [rule.id for rule in RULES]
+    by_id = {rule["id"]: rule for rule in result["rules"]}
+    assert by_id["RPC-PARSE-ERROR"]["statuses"] == {"reference": "pass", "silent_on_parse_error.py": "fail"}
+    assert by_id["RPC-PARSE-ERROR"]["findings"]["silent_on_parse_error.py"]
+    assert by_id["RPC-ID-ECHO"]["statuses"] == {"reference": "pass", "silent_on_parse_error.py": "pass"}
+    assert all(rule["statuses"]["reference"] in {"pass", "n/a"} for rule in result["rules"])
+
+
+def test_the_text_matrix_names_each_column_and_a_clean_run_exits_0() -> None:
+    done = mcpref("compare", "--label", "ref", "--label", "again", "--", *REFERENCE, "---", *REFERENCE)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "profile spec"
+    assert lines[1].startswith("  ref: ") and lines[2].startswith("  again: ")
+    assert lines[3].split() == ["ID", "LEVEL", "ref", "again"]
+    assert lines[4].split()[:2] == [RULES[0].id, RULES[0].level.value.split()[0]]
+
+
+def test_bad_usage_and_unstartable_commands_exit_2(tmp_path: Path) -> None:
+    assert mcpref("compare").returncode == 2
+    assert mcpref("compare", "--", *REFERENCE, "---").returncode == 2
+    assert mcpref("compare", "--label", "a", "--", *REFERENCE, "---", *REFERENCE).returncode == 2
+    assert mcpref("compare", "--label", "a", "--label", "a", "--", *REFERENCE, "---", *REFERENCE).returncode == 2
+    missing = mcpref("compare", "--label", "ref", "--label", "ghost", "--", *REFERENCE, "---", str(tmp_path / "nope"))
+    assert missing.returncode == 2
+    assert "ghost: cannot start" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_commands_are_split_at_the_separator_and_labelled_uniquely() -> None:
+    assert split_commands(["a", "-x", "---", "b"]) == [["a", "-x"], ["b"]]
+    with pytest.raises(UsageError):
+        split_commands(["a", "---", "---", "b"])
+    assert default_labels([["python", "server.py"], ["node", "server.py"], ["x"]]) == ["server.py#1", "server.py#2", "x"]

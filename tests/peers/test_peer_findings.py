@@ -1,0 +1,69 @@
+"""Findings known today against the official SDK servers, so that a regression in detection shows.
+
+One ``mcpref compare --profile strict`` run over the Python SDK's and the TypeScript SDK's
+servers (``python_server.py``, ``ts_server.mjs``), checked against what ``docs/peers.md``
+reports for them. A finding that goes away because an SDK was fixed shows up here too:
+then pin the new version, rerun ``make peers`` and update this list.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from peerlib import PYTHON_SERVER, ROOT, TS_SERVER, node_missing
+
+pytest.importorskip("mcp", reason="the official Python SDK (PyPI mcp) is not installed: pip install -e '.[dev]'")
+pytestmark = pytest.mark.peers
+
+# column -> requirement -> status under the strict profile, as of mcp 2.3.0 and @modelcontextprotocol/sdk 1.32.2
+KNOWN: dict[str, dict[str, str]] = {
+    "python-sdk": {
+        "RPC-PARSE-ERROR": "fail",  # a line that is not JSON draws nothing
+        "FRAME-LF-ONLY": "fail",  # universal newlines: a raw CR between tokens cuts the request
+        "RPC-INVALID-REQUEST": "fail",
+        "RPC-BATCH": "fail",
+        "LIFE-SECOND-INIT": "fail",
+        "LIFE-PRE-INIT-REFUSED": "fail",
+        "RPC-ID-ECHO": "pass",
+        "LIFE-PING": "pass",
+        "TOOLS-CALL-RESULT": "pass",
+        "STDIO-SURVIVE": "pass",
+    },
+    "typescript-sdk": {
+        "RPC-PARSE-ERROR": "fail",
+        "RPC-INVALID-PARAMS": "fail",  # zod errors surface as -32603
+        "RPC-ONE-ANSWER": "fail",  # an id past 2^53 is dropped
+        "LIFE-PRE-INIT-REFUSED": "fail",  # served before the handshake
+        "FRAME-LF-ONLY": "pass",
+        "RPC-ID-ECHO": "pass",
+        "LIFE-PING": "pass",
+        "STDIO-SURVIVE": "pass",
+    },
+}
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-LF-ONLY", "RPC-INVALID-PARAMS", "RPC-ONE-ANSWER", "LIFE-SECOND-INIT")
+def test_the_known_findings_against_the_official_sdk_servers_are_still_reported() -> None:
+    columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]
+    command = [sys.executable, "-m", "fuzz.cli", "compare", "--profile", "strict", "--json"]
+    for label in columns:
+        command += ["--label", label]
+    command += ["--", *PYTHON_SERVER] + ([] if node_missing() else ["---", *TS_SERVER])
+    # The peers run untraced: coverage's subprocess hook would slow the SDK server several times.
+    env = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 1, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    statuses = {rule["id"]: rule["statuses"] for rule in result["rules"]}
+    seen = {label: {rule: statuses[rule][label] for rule in KNOWN[label]} for label in columns}
+    assert seen == {label: KNOWN[label] for label in columns}
+    parse_errors = next(rule for rule in result["rules"] if rule["id"] == "RPC-PARSE-ERROR")
+    scenarios = {finding["scenario"] for finding in parse_errors["findings"]["python-sdk"]}
+    assert "not JSON" in scenarios
+    if node_missing():
+        pytest.skip(f"checked the Python SDK only: {node_missing()}")
