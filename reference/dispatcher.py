@@ -161,24 +161,24 @@ class ServerSession:
                 message = f"line longer than {self.framer.max_line_bytes} bytes"
                 effects.append(Send(encode(error_answer(None, PARSE_ERROR, message))))  # FRAME-MAX-LINE
             else:
-                effects.extend(self._line(event))
+                self._line(event, effects)
         return effects
 
-    def _line(self, line: bytes) -> list[Effect]:
+    def _line(self, line: bytes, effects: list[Effect]) -> None:
         value = parse_line(line)
         if value is BLANK:
-            return []  # FRAME-BLANK-LINE
+            return  # FRAME-BLANK-LINE
         if isinstance(value, ParseFailure):
-            return [Send(encode(error_answer(None, PARSE_ERROR, f"Parse error: {value.reason}")))]  # RPC-PARSE-ERROR
+            effects.append(Send(encode(error_answer(None, PARSE_ERROR, f"Parse error: {value.reason}"))))
+            return  # RPC-PARSE-ERROR
         if isinstance(value, list):
-            return self._batch(value)
-        effects: list[Effect] = []
+            effects.extend(self._batch(value))
+            return
         outcome = self._message(classify(value), None, effects)
         if isinstance(outcome, dict):
             effects.append(Send(encode(outcome)))
         elif isinstance(outcome, _Later):
             effects.append(outcome.timer)
-        return effects
 
     def _batch(self, items: list[JsonValue]) -> list[Effect]:
         if self.version is None or not self.version.batches:
@@ -212,7 +212,7 @@ class ServerSession:
         if isinstance(message, Notification):
             self._notification(message, effects)
             return None  # RPC-NOTIFICATION-SILENT
-        if id_key(message.id) in self._in_flight:
+        if self._in_flight and id_key(message.id) in self._in_flight:
             return error_answer(
                 message.id, INVALID_REQUEST, "id already in use by a request in flight"
             )  # RPC-DUPLICATE-ID

@@ -17,6 +17,11 @@ import math
 from dataclasses import dataclass
 from typing import Final, TypeAlias, TypeGuard
 
+try:
+    from _json import make_encoder as _make_encoder
+except ImportError:  # pragma: no cover (CPython always has it)
+    _make_encoder = None  # type: ignore[assignment,misc]
+
 JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
 JsonObject: TypeAlias = dict[str, JsonValue]
 RequestId: TypeAlias = int | str
@@ -96,6 +101,23 @@ def _finite_float(lexeme: str) -> float:
 _DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
+def _decode(text: str) -> JsonValue:
+    """``_DECODER.decode(text)``, without its two whitespace regex matches in the usual case.
+
+    ``raw_decode`` fails on leading whitespace and stops before trailing whitespace, so a
+    text it takes whole has none, and ``decode`` would give the same value. Anything else
+    (surrounding whitespace, every error) goes through ``decode`` for its exact answer.
+    """
+    try:
+        whole: tuple[JsonValue, int] = _DECODER.raw_decode(text)
+        if whole[1] == len(text):
+            return whole[0]
+    except ValueError:
+        pass
+    value: JsonValue = _DECODER.decode(text)
+    return value
+
+
 def parse_line(line: bytes) -> JsonValue | Blank | ParseFailure:
     """Decode and parse one line (without its LF)."""
     if not line.strip(_JSON_WHITESPACE):
@@ -105,12 +127,13 @@ def parse_line(line: bytes) -> JsonValue | Blank | ParseFailure:
     except UnicodeDecodeError:
         return ParseFailure("line is not valid UTF-8")
     try:
-        value: JsonValue = _DECODER.decode(text)
+        value = _decode(text)
     except RecursionError:
         return ParseFailure("nesting too deep")  # RPC-JSON-LIMITS
     except ValueError as exc:  # JSONDecodeError, our rejections, and the int digit limit
         return ParseFailure(str(exc).partition(":")[0])
-    if line.count(b"[") + line.count(b"{") > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
+    # Nesting deeper than MAX_DEPTH takes more than MAX_DEPTH brackets, hence as many bytes.
+    if len(line) > MAX_DEPTH and line.count(b"[") + line.count(b"{") > MAX_DEPTH and _deeper_than(value, MAX_DEPTH):
         return ParseFailure("nesting too deep")  # RPC-JSON-LIMITS
     return value
 
@@ -177,6 +200,13 @@ def _well_formed_response(value: JsonObject) -> bool:
 # Answers. FRAME-OUTPUT-ASCII and FRAME-NO-EMBEDDED-NEWLINE: compact, ASCII-escaped JSON on
 # one line; allow_nan=False because nothing non-finite can have been parsed.
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+# What ``_ENCODER.encode`` builds anew for every call, built once: half the cost of an answer.
+# Without circular-reference markers, as answers are trees built here.
+_ENCODE: Final = (
+    None
+    if _make_encoder is None
+    else _make_encoder(None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, False)
+)
 
 
 def result_answer(request_id: RequestId, result: JsonObject) -> JsonObject:
@@ -191,4 +221,6 @@ def error_answer(request_id: RequestId | None, code: int, message: str, data: Js
 
 
 def encode(answer: JsonObject | list[JsonObject]) -> bytes:
-    return (_ENCODER.encode(answer) + "\n").encode("ascii")
+    if _ENCODE is None:  # pragma: no cover (a Python without the C accelerator of json)
+        return (_ENCODER.encode(answer) + "\n").encode("ascii")
+    return ("".join(_ENCODE(answer, 0)) + "\n").encode("ascii")

@@ -85,8 +85,7 @@ class _Stdout:
         return cls(fd, asyncio.StreamWriter(transport, protocol, None, loop))
 
     def write(self, data: bytes) -> None:
-        if self.closed:
-            return
+        """Write, or notice that the reader went away; the caller skips it once ``closed``."""
         if self._writer is None:
             self._write_file(data)
         elif self._writer.transport.is_closing():
@@ -120,9 +119,10 @@ async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -
     idle.set()
 
     def perform(effects: list[Effect]) -> None:
+        sent: list[bytes] = []  # one write for all the answers of a chunk, not one each
         for effect in effects:
             if isinstance(effect, Send):
-                out.write(effect.data)
+                sent.append(effect.data)
             elif isinstance(effect, StartTimer):
                 timers[effect.token] = loop.call_later(effect.seconds, fire, effect.token)
                 idle.clear()
@@ -131,6 +131,8 @@ async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -
             else:
                 assert isinstance(effect, Log)
                 log(effect.text)
+        if sent and not out.closed:
+            out.write(b"".join(sent))
         if not timers:
             idle.set()
 
