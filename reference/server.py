@@ -39,9 +39,10 @@ def log(text: str) -> None:
 
 
 def _is_pipe_like(fd: int) -> bool:
-    """asyncio pipe transports take pipes, sockets and terminals, not regular files."""
+    """asyncio pipe transports take pipes, sockets and terminals; not regular files, nor other
+    character devices such as /dev/null, which epoll refuses to watch (they never block)."""
     mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
 
 
 async def _open_stdin(fd: int) -> Callable[[], Awaitable[bytes]]:

@@ -487,3 +487,13 @@ def test_argument_defaults() -> None:
     assert VersionPolicy(args.version_policy) is VersionPolicy.REJECT
     assert args.max_line_bytes == 32 * 1024 * 1024
     assert server.main(["--max-line-bytes", "0"]) == 2
+
+
+@pytest.mark.spec("STDIO-EOF-DRAIN")
+def test_dev_null_as_stdin_and_stdout_ends_at_once() -> None:
+    with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "reference"], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=10, check=False
+        )
+    assert done.returncode == 0
+    assert b"Traceback" not in done.stderr
