@@ -27,6 +27,8 @@ from .framer import DEFAULT_MAX_LINE_BYTES
 from .versions import SUPPORTED_NAMES
 
 READ_SIZE = 64 * 1024
+# About 1 KiB each: a client can hold 100 MiB of the server's memory at most, plus one read's worth.
+DEFAULT_MAX_IN_FLIGHT = 100_000
 EXIT_OK, EXIT_STDOUT_CLOSED, EXIT_SIGINT, EXIT_SIGTERM = 0, 1, 130, 143
 
 
@@ -111,13 +113,17 @@ class _Stdout:
             self._close()
 
 
-async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -> int:
+async def serve(
+    session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+) -> int:
     loop = asyncio.get_running_loop()
     read = await _open_stdin(stdin_fd)
     out = await _Stdout.open(stdout_fd)
     timers: dict[int, asyncio.TimerHandle] = {}
     idle = asyncio.Event()
     idle.set()
+    room = asyncio.Event()  # fewer than max_in_flight requests are waiting for their timers
+    room.set()
 
     def perform(effects: list[Effect]) -> None:
         sent: list[bytes] = []  # one write for all the answers of a chunk, not one each
@@ -136,6 +142,10 @@ async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -
             out.write(b"".join(sent))
         if not timers:
             idle.set()
+        if len(timers) < max_in_flight:
+            room.set()
+        else:
+            room.clear()
 
     def fire(token: int) -> None:
         del timers[token]
@@ -144,6 +154,8 @@ async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -
     log(f"ready; protocol versions {', '.join(SUPPORTED_NAMES)}")
     gone = asyncio.ensure_future(out.gone.wait())
     while not out.closed:
+        # Backpressure: with max_in_flight requests in flight, read nothing more until one ends.
+        await room.wait()
         # A timer's answer may find stdout closed while we wait for stdin: stop waiting then.
         reading = asyncio.ensure_future(read())
         await asyncio.wait((reading, gone), return_when=asyncio.FIRST_COMPLETED)
@@ -165,7 +177,7 @@ async def serve(session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1) -
     return EXIT_STDOUT_CLOSED if out.closed else EXIT_OK
 
 
-async def _serve_until_signalled(session: ServerSession) -> int:
+async def _serve_until_signalled(session: ServerSession, max_in_flight: int) -> int:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
@@ -178,7 +190,7 @@ async def _serve_until_signalled(session: ServerSession) -> int:
     loop.add_signal_handler(signal.SIGTERM, stop, EXIT_SIGTERM)  # STDIO-SIGNALS
     loop.add_signal_handler(signal.SIGINT, stop, EXIT_SIGINT)
     try:
-        return await serve(session)
+        return await serve(session, max_in_flight=max_in_flight)
     except asyncio.CancelledError:
         log("stopped by signal")
         return received[0]
@@ -197,15 +209,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_LINE_BYTES,
         help=f"longest accepted line, without its LF (default {DEFAULT_MAX_LINE_BYTES})",
     )
+    parser.add_argument(
+        "--max-in-flight",
+        type=int,
+        default=DEFAULT_MAX_IN_FLIGHT,
+        help=f"slow requests in flight before stdin is read no further (default {DEFAULT_MAX_IN_FLIGHT})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_line_bytes < 1:
-        log("--max-line-bytes must be at least 1")
+    if args.max_line_bytes < 1 or args.max_in_flight < 1:
+        log("--max-line-bytes and --max-in-flight must be at least 1")
         return 2
     session = ServerSession(version_policy=VersionPolicy(args.version_policy), max_line_bytes=args.max_line_bytes)
     try:
-        return asyncio.run(_serve_until_signalled(session))
+        return asyncio.run(_serve_until_signalled(session, args.max_in_flight))
     finally:
         for fd in (0, 1):
             with contextlib.suppress(OSError):

@@ -368,11 +368,12 @@ def test_stdout_to_an_unwritable_file_exits_1(spawn: Any, tmp_path: Path) -> Non
 
 
 @pytest.mark.spec("FRAME-MAX-LINE")
+@pytest.mark.parametrize("option", ["--max-line-bytes", "--max-in-flight"])
 @pytest.mark.parametrize("value", ["0", "-1"])
-def test_max_line_bytes_below_one_is_bad_usage(spawn: Any, value: str) -> None:
-    process = spawn("--max-line-bytes", value)
+def test_limits_below_one_are_bad_usage(spawn: Any, option: str, value: str) -> None:
+    process = spawn(option, value)
     assert process.wait() == 2
-    assert "--max-line-bytes must be at least 1" in process.stderr
+    assert "--max-line-bytes and --max-in-flight must be at least 1" in process.stderr
 
 
 @pytest.mark.parametrize("options", [["--version-policy", "maybe"], ["--max-line-bytes", "many"], ["--nope"]])
@@ -486,6 +487,7 @@ def test_argument_defaults() -> None:
     args = parser.parse_args([])
     assert VersionPolicy(args.version_policy) is VersionPolicy.REJECT
     assert args.max_line_bytes == 32 * 1024 * 1024
+    assert args.max_in_flight == 100_000
     assert server.main(["--max-line-bytes", "0"]) == 2
 
 
@@ -497,3 +499,36 @@ def test_dev_null_as_stdin_and_stdout_ends_at_once() -> None:
         )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.spec("RPC-CONCURRENT")
+def test_with_the_in_flight_limit_reached_nothing_more_is_read_until_one_ends() -> None:
+    wait = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"attendre","arguments":{"ms":300}}}\n'
+    ping = b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n'
+    init = (
+        b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+        b'"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
+        b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+    )
+    order = {}
+    for limit in ("1", "2"):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "reference", "--max-in-flight", limit],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            assert proc.stdin and proc.stdout
+            proc.stdin.write(init + wait)
+            proc.stdin.flush()
+            time.sleep(0.1)
+            proc.stdin.write(ping)
+            proc.stdin.close()
+            answers = [json.loads(line) for line in proc.stdout.read().splitlines()]
+            assert proc.wait(timeout=10) == 0
+        finally:
+            proc.kill()
+            proc.wait()
+        order[limit] = [answer["id"] for answer in answers]
+    assert order == {"1": [0, 1, 2], "2": [0, 2, 1]}
