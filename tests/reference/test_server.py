@@ -520,12 +520,15 @@ def test_with_the_in_flight_limit_reached_nothing_more_is_read_until_one_ends() 
         )
         try:
             assert proc.stdin and proc.stdout
-            proc.stdin.write(init + wait)
+            proc.stdin.write(init)
+            proc.stdin.flush()
+            proc.stdout.readline()  # the server is up and reading: each write below is a read of its own
+            proc.stdin.write(wait)
             proc.stdin.flush()
             time.sleep(0.1)
             proc.stdin.write(ping)
             proc.stdin.close()
-            answers = [json.loads(line) for line in proc.stdout.read().splitlines()]
+            answers = [{"id": 0}] + [json.loads(line) for line in proc.stdout.read().splitlines()]
             assert proc.wait(timeout=10) == 0
         finally:
             proc.kill()
