@@ -205,7 +205,9 @@ _ENCODER: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separator
 _ENCODE: Final = (
     None
     if _make_encoder is None
-    else _make_encoder(None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, False)
+    else _make_encoder(
+        None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, False
+    )
 )
 
 
