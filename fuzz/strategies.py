@@ -12,8 +12,10 @@ negative ones, numeric strings, non-ASCII strings, raw U+2028 inside a string.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -74,33 +76,48 @@ def initialize(request_id: object, version: object) -> JsonDict:
 INITIALIZED = notification("notifications/initialized")
 
 
-def valid_ids(index: int) -> st.SearchStrategy[int | str]:
-    return st.sampled_from(
-        [
-            index,
-            str(index),
-            2**53 + 1 + index,
-            -1 - index,
-            f"é-{index}",
-            f"\u2028{index}",
-            f"日本{index}",
-            10**30 + index,
-        ]
-    )
+# Strategies are built once, here: building one per draw costs Hypothesis more than drawing from it.
+_ID_SHAPES: tuple[Callable[[int], int | str], ...] = (
+    lambda index: index,
+    str,
+    lambda index: 2**53 + 1 + index,
+    lambda index: -1 - index,
+    lambda index: f"é-{index}",
+    lambda index: f"\u2028{index}",
+    lambda index: f"日本{index}",
+    lambda index: 10**30 + index,
+)
+ID_SHAPES = st.sampled_from(_ID_SHAPES)
 
 
-INVALID_IDS: list[object] = [None, True, False, 1.5, 1.0, {}, [], {"id": 1}]
+def valid_id(draw: st.DrawFn, index: int) -> int | str:
+    """A well-formed id made from the message's position, in one of the shapes peers mishandle."""
+    return draw(ID_SHAPES, label="id")(index)
 
 
+INVALID_IDS: st.SearchStrategy[object] = st.sampled_from([None, True, False, 1.5, 1.0, {}, [], {"id": 1}])
+
+
+VERSIONS = st.sampled_from(SUPPORTED_NAMES)
+HANDSHAKE_SHAPES = st.sampled_from(
+    ["full", "no-initialized", "none", "twice", "early-initialized", "bad-version", "malformed"]
+)
+BAD_VERSIONS = st.sampled_from(["1999-01-01", "2026-07-28", "", "2025-03-26 "])
+_MALFORMED_INIT_PARAMS: tuple[Callable[[str], JsonDict], ...] = (
+    lambda version: {},
+    lambda version: {"protocolVersion": 2025},
+    lambda version: {"protocolVersion": version},  # no capabilities, no clientInfo
+)
+MALFORMED_INIT_PARAMS = st.sampled_from(_MALFORMED_INIT_PARAMS)
+
+
+@functools.cache
 @st.composite
 def handshake(draw: st.DrawFn, version: str | None) -> list[JsonDict]:
     """A handshake ordering: complete, incomplete, repeated, out of order or malformed."""
-    chosen = version or draw(st.sampled_from(SUPPORTED_NAMES), label="version")
-    other = draw(st.sampled_from(SUPPORTED_NAMES))
-    shape = draw(
-        st.sampled_from(["full", "no-initialized", "none", "twice", "early-initialized", "bad-version", "malformed"]),
-        label="handshake",
-    )
+    chosen = version or draw(VERSIONS, label="version")
+    other = draw(VERSIONS)
+    shape = draw(HANDSHAKE_SHAPES, label="handshake")
     init = initialize("init-1", chosen)
     if shape == "full":
         return [init, INITIALIZED]
@@ -113,14 +130,13 @@ def handshake(draw: st.DrawFn, version: str | None) -> list[JsonDict]:
     if shape == "early-initialized":
         return [INITIALIZED, init, INITIALIZED]
     if shape == "bad-version":
-        bad = draw(st.sampled_from(["1999-01-01", "2026-07-28", "", "2025-03-26 "]))
+        bad = draw(BAD_VERSIONS)
         return [initialize("init-0", bad), init, INITIALIZED]
-    malformed: list[JsonDict] = [{}, {"protocolVersion": 2025}, {"protocolVersion": chosen}]
-    broken = draw(st.sampled_from(malformed))
+    broken = draw(MALFORMED_INIT_PARAMS)(chosen)
     return [request("init-0", "initialize", broken), init, INITIALIZED]
 
 
-TOOL_CALLS: list[JsonDict] = [  # good calls first, so that shrinking prefers them
+_TOOL_CALLS: list[JsonDict] = [  # good calls first, so that shrinking prefers them
     {"name": "lire_prix", "arguments": {"produit": "croissant"}},
     {"name": "lire_prix", "arguments": {"produit": "kiwi"}},
     {"name": "echo", "arguments": {"text": "héllo\u2028wörld"}},
@@ -134,25 +150,20 @@ TOOL_CALLS: list[JsonDict] = [  # good calls first, so that shrinking prefers th
     {"name": "echo", "arguments": "x"},
     {"name": "fail"},
 ]
+TOOL_CALLS = st.sampled_from(_TOOL_CALLS)
 
-METHODS = [
-    "ping",
-    "tools/list",
-    "tools/call",
-    "bogus/x",
-    "Tools/List",
-    "resources/list",
-    "prompts/list",
-    "logging/setLevel",
-]
+METHODS = st.sampled_from(
+    ["ping", "tools/list", "tools/call", "bogus/x", "Tools/List", "resources/list", "prompts/list", "logging/setLevel"]
+)
 
 
+@functools.cache  # one strategy per position, built once
 @st.composite
 def plain_request(draw: st.DrawFn, index: int) -> JsonDict:
-    request_id = draw(valid_ids(index), label="id")
-    method = draw(st.sampled_from(METHODS), label="method")
+    request_id = valid_id(draw, index)
+    method = draw(METHODS, label="method")
     if method == "tools/call":
-        return request(request_id, method, draw(st.sampled_from(TOOL_CALLS), label="call"))
+        return request(request_id, method, draw(TOOL_CALLS, label="call"))
     if method == "logging/setLevel":
         return request(request_id, method, {"level": "info"})
     return request(request_id, method)
@@ -162,52 +173,62 @@ def _nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
+HOSTILE_KINDS = st.sampled_from(
+    [
+        "not-json",
+        "truncated",
+        "invalid-utf8",
+        "nan",
+        "deep",
+        "lone-surrogate",
+        "raw-separator",
+        "raw-cr",
+        "bom",
+        "huge",
+        "odd-id",
+        "bad-envelope",
+        "duplicate-key",
+        "extra-key",
+        "text",
+    ]
+)
+INVALID_UTF8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf"])
+NON_FINITE = st.sampled_from(["NaN", "Infinity", "-Infinity"])
+DEPTHS = st.sampled_from([100, 300, 1000, 100_000])
+SEPARATORS = st.sampled_from(["\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"])
+HUGE_SIZES = st.sampled_from([70_000, 1_200_000])
+BAD_ENVELOPES = st.sampled_from(
+    ["method-number", "jsonrpc-1", "no-jsonrpc", "params-string", "params-null", "scalar", "no-method"]
+)
+TEXT_LINES = st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=40)
+
+
+@functools.cache
 @st.composite
 def hostile_line(draw: st.DrawFn, index: int) -> bytes:
     """A line that tests the peer's parser and framer, most carrying a request to answer."""
-    request_id = draw(valid_ids(index))
+    request_id = valid_id(draw, index)
     ping = encode(request(request_id, "ping")).rstrip(b"\n")
-    kind = draw(
-        st.sampled_from(
-            [
-                "not-json",
-                "truncated",
-                "invalid-utf8",
-                "nan",
-                "deep",
-                "lone-surrogate",
-                "raw-separator",
-                "raw-cr",
-                "bom",
-                "huge",
-                "odd-id",
-                "bad-envelope",
-                "duplicate-key",
-                "extra-key",
-                "text",
-            ]
-        ),
-        label="hostile",
-    )
+    kind = draw(HOSTILE_KINDS, label="hostile")
     if kind == "not-json":
         return b"pas du json\n"
     if kind == "truncated":
         return ping[: draw(st.integers(1, len(ping) - 1))] + b"\n"
     if kind == "invalid-utf8":
-        bad = draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf"]))
+        bad = draw(INVALID_UTF8)
         return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "@"}})).replace(
             b"@", bad
         )
     if kind == "nan":
-        constant = draw(st.sampled_from(["NaN", "Infinity", "-Infinity"]))
+        constant = draw(NON_FINITE)
         return ping[:-1] + b',"params":{"x":' + constant.encode() + b"}}\n"
     if kind == "deep":
-        depth = draw(st.sampled_from([100, 300, 1000, 100_000]))
+        depth = draw(DEPTHS)
         return ping[:-1] + b',"params":{"x":' + _nested(depth).encode() + b"}}\n"
     if kind == "lone-surrogate":
         return ping[:-1] + b',"params":{"x":"\\ud800"}}\n'
     if kind == "raw-separator":
-        separator = draw(st.sampled_from(["\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"]))
+        separator = draw(SEPARATORS)
         if separator in "\x0b\x0c\x1c":
             return ping[:-1] + b',"params":{"x":"a' + separator.encode() + b'"}}\n'  # raw control: not JSON
         return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": f"a{separator}b"}}))
@@ -216,16 +237,12 @@ def hostile_line(draw: st.DrawFn, index: int) -> bytes:
     if kind == "bom":
         return b"\xef\xbb\xbf" + ping + b"\n"
     if kind == "huge":
-        size = draw(st.sampled_from([70_000, 1_200_000]))
+        size = draw(HUGE_SIZES)
         return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "x" * size}}))
     if kind == "odd-id":
-        return encode(request(draw(st.sampled_from(INVALID_IDS)), "ping"))
+        return encode(request(draw(INVALID_IDS), "ping"))
     if kind == "bad-envelope":
-        shape = draw(
-            st.sampled_from(
-                ["method-number", "jsonrpc-1", "no-jsonrpc", "params-string", "params-null", "scalar", "no-method"]
-            )
-        )
+        shape = draw(BAD_ENVELOPES)
         body: object = {
             "method-number": {"jsonrpc": "2.0", "id": request_id, "method": 5},
             "jsonrpc-1": {"jsonrpc": "1.0", "id": request_id, "method": "ping"},
@@ -240,28 +257,33 @@ def hostile_line(draw: st.DrawFn, index: int) -> bytes:
         return ping.replace(b'"jsonrpc":"2.0"', b'"jsonrpc":"2.0","jsonrpc":"2.0"') + b"\n"
     if kind == "extra-key":
         return ping[:-1] + b',"extra":true}\n'
-    text = draw(st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=40))
+    text = draw(TEXT_LINES)
     return text.encode() + b"\n"
 
 
+# Hostile lines are where servers break: three draws in seven, well-formed ones first.
+BODY_KINDS = st.sampled_from(["request", "hostile", "notification", "hostile", "response", "hostile", "batch"])
+NOTIFICATION_METHODS = st.sampled_from(
+    ["notifications/unknown", "notifications/cancelled", "notifications/initialized"]
+)
+BATCH_MEMBERS = st.lists(st.integers(0, 2), max_size=3)
+
+
+@functools.cache
 @st.composite
 def body_line(draw: st.DrawFn, index: int) -> bytes:
-    # Hostile lines are where servers break: three draws in seven, well-formed ones first.
-    kinds = ["request", "hostile", "notification", "hostile", "response", "hostile", "batch"]
-    kind = draw(st.sampled_from(kinds), label="line")
+    kind = draw(BODY_KINDS, label="line")
     if kind == "request":
         return encode(draw(plain_request(index)))
     if kind == "notification":
-        method = draw(
-            st.sampled_from(["notifications/unknown", "notifications/cancelled", "notifications/initialized"])
-        )
+        method = draw(NOTIFICATION_METHODS)
         params: JsonDict | None = {"requestId": index - 1} if method == "notifications/cancelled" else None
         return encode(notification(method, params))
     if kind == "response":
         return encode({"jsonrpc": "2.0", "id": f"client-{index}", "result": {}})
     if kind == "hostile":
         return draw(hostile_line(index))
-    members = draw(st.lists(st.integers(0, 2), max_size=3))
+    members = draw(BATCH_MEMBERS)
     batch = [
         request(f"b{index}-{n}", "ping") if m == 0 else notification("notifications/unknown") if m == 1 else 7
         for n, m in enumerate(members)
