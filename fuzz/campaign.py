@@ -7,6 +7,10 @@ next run. The budget is enforced from inside the test: once it is spent, a
 ``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for a failure)
 ends the run; shrinking already under way may use a few seconds of grace.
 
+Most cases start with the plain handshake and run in a process kept for it (see
+``Campaign.execute``): a process start costs more than a case. Only fresh processes
+give verdicts.
+
 After the run, each failure's minimal case is replayed as one chunk and as one chunk
 per line: if either passes, what the failure depends on is the chunking, and the
 finding is FRAME-CHUNK-INVARIANT whatever rule the oracle saw broken.
@@ -27,7 +31,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from reference.oracle import Finding, Profile, Status, judge
 
 from .strategies import Case, cases
-from .target import Run, Timing, run_case
+from .target import Process, Run, Session, Timing, run_case
 
 GRACE_SECONDS = 5.0
 
@@ -68,7 +72,13 @@ class Failure:
 @dataclass
 class Stats:
     cases: int = 0
-    messages: int = 0
+    messages: int = 0  # lines written to the target and judged, confirmations included
+    processes: int = 0  # target processes started: one per fresh run, one per kept session
+    kept: int = 0  # runs in a kept session
+    # Failures a kept session showed and a fresh process did not, by rule: never reported
+    # as findings, but a hint of state carried from case to case.
+    unconfirmed: dict[str, int] = field(default_factory=dict)
+    fresh_only_from: int | None = None  # the case from which no process was kept, if any
     started: float = field(default_factory=time.monotonic)
     target_seconds: float = 0.0
     first_failure: int | None = None  # the case at which the first failure showed
@@ -110,14 +120,97 @@ class Campaign:
         self.best: dict[str, Failure] = {}
         self.warnings: dict[str, Finding] = {}
         self._last_progress = 0.0
+        self._sessions: dict[bytes, Session] = {}
+        self._spare: Process | None = None  # the next fresh run's process, started ahead
 
     def execute(self, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
+        """Run and judge ``case``.
+
+        A case that starts with a plain handshake runs first in a session kept for that
+        handshake. What that run shows beyond what is known already (a failure, a new
+        warning) is run again in a fresh process, and that verdict is the one returned: a
+        kept session saves process starts, it never accuses. A target on which the two
+        disagree too often is run fresh from then on.
+        """
+        head = case.kept_handshake if timing is None and self.stats.fresh_only_from is None else None
+        session = self._session(head) if head is not None else None
+        if session is None or head is None:
+            return self._run_fresh(case, timing or self.timing)
         started = time.monotonic()
-        run = run_case(self.argv, case.chunks, timing or self.timing, settle=case.settle)
+        run = session.run(case.chunks[1:], case.settle)
         self.stats.target_seconds += time.monotonic() - started
+        self.stats.kept += 1
+        self.stats.messages += case.messages - 2
+        findings = judge(case.stream, run.observation)
+        failing = _failing(findings, self.profile)
+        if failing or not session.alive:
+            self._end_session(head)  # what the target holds after a failure is in doubt
+        if not failing and not self._new_warnings(findings):
+            return run, findings
+        fresh = self._run_fresh(case, self.timing)
+        if failing and not _failing(fresh[1], self.profile):
+            unconfirmed = self.stats.unconfirmed
+            unconfirmed[failing[0].rule] = unconfirmed.get(failing[0].rule, 0) + 1
+            # A few disagreements are timing; many mean state carried from case to case.
+            disagreements = sum(unconfirmed.values())
+            if disagreements >= 5 and disagreements * 20 > self.stats.kept:
+                self._fresh_only()
+        return fresh
+
+    def _run_fresh(self, case: Case, timing: Timing) -> tuple[Run, list[Finding]]:
+        started = time.monotonic()
+        process, self._spare = self._spare, None
+        if process is not None and process.proc.poll() is not None:
+            process.finish()  # it ended on its own while it waited: not a process that saw nothing
+            process = None
+        run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=process)
+        # The next fresh run's process starts now, and gets ready while other cases run.
+        self._spare = Process(self.argv, self.timing)
+        self.stats.target_seconds += time.monotonic() - started
+        self.stats.processes += 1
+        self.stats.messages += case.messages
         return run, judge(case.stream, run.observation)
 
+    def _new_warnings(self, findings: list[Finding]) -> bool:
+        return any(f.status(self.profile) is Status.WARN and f.rule not in self.warnings for f in findings)
+
+    def _session(self, head: bytes) -> Session | None:
+        """The kept session for ``head``, started if need be; None for a target that cannot be kept."""
+        if head not in self._sessions:
+            started = time.monotonic()
+            session = Session(self.argv, self.timing, head)
+            self.stats.target_seconds += time.monotonic() - started
+            self.stats.processes += 1
+            if not session.alive:
+                # A target that does not answer a probe after its plain handshake is run fresh.
+                session.close()
+                self._fresh_only()
+                return None
+            self._sessions[head] = session
+        return self._sessions[head]
+
+    def _fresh_only(self) -> None:
+        self.stats.fresh_only_from = self.stats.cases + 1
+        for head in list(self._sessions):
+            self._end_session(head)
+
+    def _end_session(self, head: bytes) -> None:
+        self._sessions.pop(head).close()
+
+    def _end_processes(self) -> None:
+        for head in list(self._sessions):
+            self._end_session(head)
+        if self._spare is not None:
+            self._spare.finish()
+            self._spare = None
+
     def run(self) -> Outcome:
+        try:
+            return self._run()
+        finally:
+            self._end_processes()  # kept sessions and the spare process: none outlives the campaign
+
+    def _run(self) -> Outcome:
         deadline = self.stats.started + self.budget
         database = DirectoryBasedExampleDatabase(str(self.directory / "examples")) if self.directory else None
 
@@ -138,7 +231,6 @@ class Campaign:
                 raise _BudgetSpent
             run, findings = self.execute(case)
             self.stats.cases += 1
-            self.stats.messages += case.messages
             for finding in findings:
                 if finding.status(self.profile) is Status.WARN:
                     self.warnings.setdefault(finding.rule, finding)
@@ -233,7 +325,7 @@ class Campaign:
         self._last_progress = now
         elapsed = max(now - self.stats.started, 1e-9)
         self.progress(
-            f"{self.stats.cases} cases, {self.stats.messages} messages, "
+            f"{self.stats.cases} cases ({self.stats.processes} processes), {self.stats.messages} messages, "
             f"{self.stats.messages / elapsed:.0f} msg/s, {len(self.best)} failing rules, "
             f"{max(0.0, deadline - now):.0f}s left"
         )

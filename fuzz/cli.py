@@ -68,7 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--version", choices=SUPPORTED_NAMES, default=None, help="negotiate only this version")
     fuzz.add_argument("--report", type=Path, default=None, help="write a JSON report here")
     fuzz.add_argument("--campaign-dir", type=Path, default=None, help="example database and reproducers")
-    fuzz.add_argument("--pause", type=float, default=Timing.pause, help="seconds between two chunk writes")
+    fuzz.add_argument(
+        "--pause",
+        type=float,
+        default=Timing.pause,
+        help="seconds between two chunk writes, for a target not seen to read them",
+    )
     fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
 
     check = commands.add_parser("check", help="run the fixed corpus and print one row per requirement")
@@ -168,6 +173,10 @@ def _fuzz_report(
         "seed": seed,
         "cases": stats.cases,
         "messages": stats.messages,
+        "processes": stats.processes,
+        "kept_runs": stats.kept,
+        "unconfirmed_in_kept_processes": stats.unconfirmed,
+        "fresh_only_from_case": stats.fresh_only_from,
         "seconds": round(elapsed, 3),
         "target_seconds": round(stats.target_seconds, 3),
         "first_failure_at_case": stats.first_failure,

@@ -1,9 +1,10 @@
 """Driving one target process through one case, whatever the target does.
 
-A case is a list of chunks. Each chunk is written with its own write, followed by a
-short pause so that the kernel does not merge it with the next one: chunk boundaries
-reach the target as they were drawn. Then a liveness probe (a ``ping`` with a unique
-string id) tells an answering server from a dead or deaf one.
+A case is a list of chunks. Each chunk is written with its own write, and the next
+only once the target has read it all, so that the kernel does not merge two of them:
+chunk boundaries reach the target as they were drawn (a target that does not read in
+time gets a pause between chunks instead). Then a liveness probe (a ``ping`` with a
+unique string id) tells an answering server from a dead or deaf one.
 
 The driver never blocks on the target: stdin is written without blocking, stdout and
 stderr are read as they come, every wait has a deadline, stdout is capped, and the
@@ -31,8 +32,15 @@ from reference.oracle import Observation
 
 SENTINEL_ID = "mcpref-sentinel"
 SENTINEL_IDS = (SENTINEL_ID, SENTINEL_ID + "-2")
-SENTINEL = (json.dumps({"jsonrpc": "2.0", "id": SENTINEL_ID, "method": "ping"}) + "\n").encode()
-SECOND_SENTINEL = SENTINEL.replace(SENTINEL_ID.encode(), SENTINEL_ID.encode() + b"-2")
+
+
+def probe(probe_id: str) -> bytes:
+    """The liveness probe: a ``ping`` whose id no case uses (they all start with ``SENTINEL_ID``)."""
+    return (json.dumps({"jsonrpc": "2.0", "id": probe_id, "method": "ping"}) + "\n").encode()
+
+
+SENTINEL = probe(SENTINEL_IDS[0])
+SECOND_SENTINEL = probe(SENTINEL_IDS[1])
 
 
 def _unread(fd: int) -> int:
@@ -48,7 +56,7 @@ class TargetError(Exception):
 
 @dataclass(frozen=True)
 class Timing:
-    pause: float = 0.003  # between two chunks, so that the pipe keeps them apart
+    pause: float = 0.003  # between two chunks, when the target is not seen to read them
     answer_timeout: float = 3.0  # for the liveness probe's answer (after a first 0.5 s try)
     settle: float = 0.01  # after the probe's answer, for late or repeated answers
     max_output: int = 16 * 1024 * 1024  # stdout bytes kept per case
@@ -62,7 +70,9 @@ class Run:
     notes: tuple[str, ...]
 
 
-class _Process:
+class Process:
+    """One target process, its pipes read as they fill; it runs in a process group of its own."""
+
     def __init__(self, argv: list[str], timing: Timing) -> None:
         self.timing = timing
         try:
@@ -90,27 +100,33 @@ class _Process:
         self.at_line_start = True  # our own writes end with LF: safe to slip in a reply
         self.replies: list[bytes] = []
         self.notes: list[str] = []
+        self.probes: tuple[str, ...] = SENTINEL_IDS  # the probe ids whose answer shows the target alive
         self.sentinel_seen = False
         self.received = 0  # stdout bytes so far, against max_output
         self.writing = False
         self.waits_for_reads = True
 
+    def _select(self, timeout: float) -> None:
+        """Read what comes within ``timeout``: one pass over the ready pipes."""
+        for key, _ in self.selector.select(timeout):
+            if key.data != "in":
+                self._read(key.fileobj, key.data)  # type: ignore[arg-type]
+        if self.replies and self.at_line_start and not self.writing:
+            self.write(b"")  # answer the target's requests now, between two of our lines
+
     def pump(self, seconds: float) -> None:
-        """Read whatever comes for ``seconds`` (or until stdout closes)."""
+        """Read whatever comes for ``seconds`` (or until stdout closes); with 0, what is there now."""
         deadline = time.monotonic() + seconds
         while self.stdout_open:
             left = deadline - time.monotonic()
+            self._select(max(left, 0.0))
             if left <= 0:
                 return
-            for key, _ in self.selector.select(left):
-                self._read(key.fileobj, key.data)  # type: ignore[arg-type]
-            if self.replies and self.at_line_start and not self.writing:
-                self.write(b"")  # answer the target's requests now, between two of our lines
 
     def wait_for_sentinel(self, seconds: float) -> None:
         deadline = time.monotonic() + seconds
-        while self.stdout_open and not self.sentinel_seen and time.monotonic() < deadline:
-            self.pump(min(0.01, deadline - time.monotonic()))
+        while self.stdout_open and not self.sentinel_seen and (left := deadline - time.monotonic()) > 0:
+            self._select(left)
 
     def _read(self, fd: int, which: str) -> None:
         try:
@@ -149,7 +165,7 @@ class _Process:
             return
         if not isinstance(value, dict):
             return
-        if value.get("id") in SENTINEL_IDS and "method" not in value:
+        if value.get("id") in self.probes and "method" not in value:
             self.sentinel_seen = True
         elif isinstance(value.get("method"), str) and "id" in value:
             # A request from the server: answer as a client that has no capabilities.
@@ -174,7 +190,7 @@ class _Process:
                         self.notes.append("the target stopped reading its stdin")
                         self.stdin_open = False
                     else:
-                        self.pump(0.005)
+                        self._wait_writable(0.005)
                 except (BrokenPipeError, ConnectionResetError):
                     self.notes.append("the target closed its stdin")
                     self.stdin_open = False
@@ -185,6 +201,20 @@ class _Process:
         if self.at_line_start and self.replies:
             pending, self.replies = self.replies, []
             self.write(b"".join(pending))
+
+    def _wait_writable(self, timeout: float) -> None:
+        """Read what comes until the pipe to the target has room again (or ``timeout``)."""
+        self.selector.register(self.stdin, selectors.EVENT_WRITE, "in")
+        try:
+            self._select(timeout)
+        finally:
+            self.selector.unregister(self.stdin)
+
+    def send(self, chunk: bytes) -> None:
+        """Write one chunk, so that the target reads it on its own."""
+        self.write(chunk)
+        self.wait_until_read()
+        self.pump(0 if self.waits_for_reads else self.timing.pause)
 
     def wait_until_read(self) -> None:
         """Wait until the target has read all we wrote, so that the next write is a read of its own.
@@ -199,7 +229,7 @@ class _Process:
                 self.notes.append("the target did not read its stdin in time")
                 self.waits_for_reads = False
                 return
-            self.pump(0.001)
+            self._select(0.0002)  # a read by the target wakes nothing here: poll
 
     def close_stdin(self) -> None:
         if self.stdin_open:
@@ -219,17 +249,26 @@ class _Process:
         return status, bytes(self.out)
 
 
-def run_case(argv: list[str], chunks: list[bytes], timing: Timing, *, settle: float = 0.0, eof: bool = False) -> Run:
+def run_case(
+    argv: list[str],
+    chunks: list[bytes],
+    timing: Timing,
+    *,
+    settle: float = 0.0,
+    eof: bool = False,
+    process: Process | None = None,
+) -> Run:
     """Send ``chunks`` to a fresh ``argv`` process and observe what it does.
 
+    ``process``, when given, is that process started earlier, which has been sent nothing.
     With ``eof`` the case ends by closing stdin and waiting for the exit instead of probing.
     """
-    process = _Process(argv, timing)
+    if process is None:
+        process = Process(argv, timing)
+    process.timing = timing
     try:
         for chunk in chunks:
-            process.write(chunk)
-            process.wait_until_read()
-            process.pump(timing.pause)
+            process.send(chunk)
         if eof:
             process.close_stdin()
             process.pump(timing.answer_timeout + settle)
@@ -252,3 +291,62 @@ def run_case(argv: list[str], chunks: list[bytes], timing: Timing, *, settle: fl
         status, trailing = process.finish()
     observation = Observation(tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS, eof)
     return Run(observation, status, bytes(process.err), tuple(process.notes))
+
+
+class Session:
+    """A target process kept across cases, after a handshake of its own.
+
+    Starting a process costs far more than a case (tens of milliseconds for a Python
+    target), so cases that begin with this very handshake, cut after it, run here: only
+    their body is written, chunk by chunk, then a probe with an id of its own. Their
+    observation is the handshake's output followed by the body's, which is what a fresh
+    process shows when the target keeps no state from one case to the next. What it shows
+    otherwise is for the caller to confirm in a fresh process (``run_case``).
+    """
+
+    def __init__(self, argv: list[str], timing: Timing, handshake: bytes) -> None:
+        self.timing = timing
+        self.process = Process(argv, timing)
+        self.cases = 0
+        self.alive = self._probe([handshake], timing.answer_timeout)  # a fresh target may take its time
+        self.first_probe = self.process.probes[0]
+        self.handshake_output = tuple(self.process.lines)
+
+    def _probe(self, chunks: list[bytes], timeout: float) -> bool:
+        """Write ``chunks`` as a case does, then a probe; whether the target answered it and can go on."""
+        process = self.process
+        for chunk in chunks:
+            process.send(chunk)
+        process.probes = (f"{SENTINEL_ID}/{self.cases}",)
+        process.sentinel_seen = False
+        process.write(probe(process.probes[0]))
+        process.wait_for_sentinel(timeout)
+        return (
+            process.sentinel_seen
+            and process.stdin_open
+            and process.stdout_open
+            and process.waits_for_reads  # else chunk boundaries are no longer ours
+            and not process.out  # a half-written line would run into the next case's output
+            and process.proc.poll() is None
+        )
+
+    def run(self, chunks: list[bytes], settle: float) -> Run:
+        """Run one case's body (the chunks after the handshake)."""
+        if not self.alive:
+            raise RuntimeError("Session.run after the session ended")  # the caller's bug
+        process = self.process
+        self.cases += 1
+        process.lines, process.notes, process.received = [], [], 0
+        self.alive = self._probe(chunks, min(0.5, self.timing.answer_timeout))
+        process.pump(settle)
+        observation = Observation(
+            self.handshake_output + tuple(process.lines),
+            bytes(process.out),
+            process.sentinel_seen and process.proc.poll() is None,
+            (self.first_probe, process.probes[0]),
+        )
+        return Run(observation, process.proc.poll(), bytes(process.err), tuple(process.notes))
+
+    def close(self) -> None:
+        self.alive = False
+        self.process.finish()

@@ -1,7 +1,7 @@
 """Bug: a line that is not JSON (or not UTF-8) gets no answer at all, instead of -32700 with id null.
 
 Imitates: the official SDKs, which log the parse failure and drop the line.
-Caught as: RPC-PARSE-ERROR, profile ``spec``.
+Caught as: RPC-PARSE-ERROR, profile ``spec`` (and FRAME-UTF8, for a line that is not UTF-8).
 """
 
 from __future__ import annotations

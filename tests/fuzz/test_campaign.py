@@ -80,3 +80,6 @@ def test_a_campaign_against_the_reference_finds_nothing(tmp_path: Path, profile:
     assert report["failures"] == []
     assert status == 0
     assert isinstance(report["cases"], int) and report["cases"] > 20
+    # Most cases ran in kept processes, and none of those disagreed with a fresh one.
+    assert isinstance(report["processes"], int) and report["processes"] * 5 < report["cases"]
+    assert report["unconfirmed_in_kept_processes"] == {}

@@ -28,7 +28,12 @@ while chunk := os.read(0, 65536):
             message = json.loads(line)
         except (ValueError, RecursionError):
             message = None
-        if isinstance(message, dict) and message.get("id") in ASKED and "method" not in message:
+        if (
+            isinstance(message, dict)
+            and isinstance(message.get("id"), str)
+            and message["id"] in ASKED
+            and "method" not in message
+        ):
             wanted_ping = ASKED[message["id"]] == "ping"
             ok = message.get("result") == {} if wanted_ping else message.get("error", {}).get("code") == -32601
             if ok:

@@ -1,0 +1,83 @@
+"""Kept processes: which cases may run in one, and that they show what a fresh process shows."""
+
+from __future__ import annotations
+
+import sys
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
+from fuzz.target import Session, Timing, run_case
+from reference.oracle import judge
+
+REFERENCE = [sys.executable, "-m", "reference"]
+INIT, READY = encode(initialize("init-1", "2025-06-18")), encode(INITIALIZED)
+PING = encode(request(1, "ping"))
+HEAD = len(INIT) + len(READY)
+
+
+def test_a_case_may_run_in_a_kept_process_only_when_its_plain_handshake_is_a_chunk_of_its_own() -> None:
+    assert INIT + READY in PLAIN_HANDSHAKES
+    assert Case((INIT, READY, PING), (HEAD,)).kept_handshake == INIT + READY
+    assert Case((INIT, READY, PING), (HEAD, HEAD + 3)).kept_handshake == INIT + READY
+    assert Case((INIT, READY)).kept_handshake == INIT + READY
+    assert Case((INIT, READY, PING)).kept_handshake is None  # the body shares the handshake's write
+    assert Case((INIT, READY, PING), (5, HEAD)).kept_handshake is None  # the handshake itself is cut
+    assert Case((INIT, READY), (5,)).kept_handshake is None
+    other_id = encode(initialize("init-0", "2025-06-18"))
+    assert Case((other_id, READY, PING), (len(other_id) + len(READY),)).kept_handshake is None
+    assert Case((READY, INIT, PING), (HEAD,)).kept_handshake is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases())
+def test_generated_cases_that_start_plainly_are_never_cut_inside_the_handshake(case: Case) -> None:
+    head = b"".join(case.lines[:2])
+    if head in PLAIN_HANDSHAKES:
+        assert case.kept_handshake == head
+        assert all(cut >= len(head) for cut in case.cuts)
+
+
+def test_most_generated_cases_can_run_in_a_kept_process() -> None:
+    kept = []
+
+    @settings(max_examples=400, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(case=cases())
+    def draw(case: Case) -> None:
+        kept.append(case.kept_handshake is not None)
+
+    draw()
+    assert 0.9 < sum(kept) / len(kept) < 1  # and some orderings still need a process of their own
+
+
+def _answers(output: tuple[bytes, ...]) -> list[bytes]:
+    """The output without the probes' answers, in a stable order."""
+    return sorted(line for line in output if b"mcpref-sentinel" not in line)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_kept_process_shows_what_a_fresh_one_shows(data: st.DataObject) -> None:
+    timing = Timing()
+    plain = data.draw(cases().filter(lambda case: case.kept_handshake is not None and len(case.lines) > 2))
+    session = Session(REFERENCE, timing, b"".join(plain.lines[:2]))
+    try:
+        assert session.alive
+        # An earlier case in the same process does not change what the next one shows.
+        session.run([PING], 0.0)
+        kept = session.run(plain.chunks[1:], plain.settle)
+    finally:
+        session.close()
+    fresh = run_case(REFERENCE, plain.chunks, timing, settle=plain.settle)
+    assert _answers(kept.observation.output) == _answers(fresh.observation.output)
+    assert judge(plain.stream, kept.observation) == judge(plain.stream, fresh.observation)
+
+
+def test_a_target_that_dies_after_its_handshake_is_not_kept() -> None:
+    script = "import os\nos.read(0, 99)\nos._exit(0)"
+    session = Session([sys.executable, "-c", script], Timing(), INIT + READY)
+    try:
+        assert not session.alive
+    finally:
+        session.close()
