@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, TypeAlias, TypeGuard
 
@@ -99,23 +100,27 @@ def _finite_float(lexeme: str) -> float:
 
 
 _DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# The C scanner that ``raw_decode`` wraps in a Python frame; JSONDecoder sets it, typeshed omits it.
+_SCAN_ONCE: Final[Callable[[str, int], tuple[JsonValue, int]]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def _decode(text: str) -> JsonValue:
     """``_DECODER.decode(text)``, without its two whitespace regex matches in the usual case.
 
-    ``raw_decode`` fails on leading whitespace and stops before trailing whitespace, so a
-    text it takes whole has none, and ``decode`` would give the same value. Anything else
-    (surrounding whitespace, every error) goes through ``decode`` for its exact answer.
+    ``scan_once`` (the C scanner ``raw_decode`` calls) stops before trailing whitespace and
+    finds no value at leading whitespace, so a text it takes whole has none and ``decode``
+    would give the same value; a ValueError it raises, ``decode`` would raise from the same
+    scan. The rest (surrounding whitespace, StopIteration for a missing value) goes through
+    ``decode`` for its exact answer.
     """
     try:
-        whole: tuple[JsonValue, int] = _DECODER.raw_decode(text)
-        if whole[1] == len(text):
-            return whole[0]
-    except ValueError:
+        value, end = _SCAN_ONCE(text, 0)
+        if end == len(text):
+            return value
+    except StopIteration:
         pass
-    value: JsonValue = _DECODER.decode(text)
-    return value
+    decoded: JsonValue = _DECODER.decode(text)
+    return decoded
 
 
 def parse_line(line: bytes) -> JsonValue | Blank | ParseFailure:
