@@ -33,6 +33,7 @@ from .messages import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    AnswerText,
     ClientResponse,
     Invalid,
     JsonObject,
@@ -42,12 +43,13 @@ from .messages import (
     ParseFailure,
     Request,
     RequestId,
+    answer_line,
+    batch_line,
     classify,
-    encode,
-    error_answer,
+    error_text,
     is_valid_id,
     parse_line,
-    result_answer,
+    result_text,
 )
 from .versions import BY_NAME, LATEST, SUPPORTED, SUPPORTED_NAMES, ProtocolVersion
 
@@ -93,7 +95,7 @@ def id_key(request_id: RequestId) -> IdKey:
 
 @dataclass
 class _Batch:
-    answers: list[JsonObject] = field(default_factory=list)
+    answers: list[AnswerText] = field(default_factory=list)
     waiting: int = 0
     sealed: bool = False  # every member has been read; a member's cancellation may come before
 
@@ -112,7 +114,7 @@ class _Later:
     timer: StartTimer
 
 
-_Outcome: TypeAlias = JsonObject | _Later | None
+_Outcome: TypeAlias = AnswerText | _Later | None
 
 _UNANNOUNCED_PREFIXES = ("resources/", "prompts/", "logging/", "completion/")
 
@@ -149,7 +151,7 @@ class ServerSession:
         del self._in_flight[id_key(pending.request_id)]
         answer = _tool_result(pending.request_id, pending.outcome)
         if pending.batch is None:
-            return [Send(encode(answer))]
+            return [Send(answer_line(answer))]
         pending.batch.answers.append(answer)
         pending.batch.waiting -= 1
         return self._flush_batch(pending.batch)
@@ -159,7 +161,7 @@ class ServerSession:
         for event in events:
             if isinstance(event, TooLong):
                 message = f"line longer than {self.framer.max_line_bytes} bytes"
-                effects.append(Send(encode(error_answer(None, PARSE_ERROR, message))))  # FRAME-MAX-LINE
+                effects.append(Send(answer_line(error_text(None, PARSE_ERROR, message))))  # FRAME-MAX-LINE
             else:
                 self._line(event, effects)
         return effects
@@ -169,28 +171,28 @@ class ServerSession:
         if value is BLANK:
             return  # FRAME-BLANK-LINE
         if isinstance(value, ParseFailure):
-            effects.append(Send(encode(error_answer(None, PARSE_ERROR, f"Parse error: {value.reason}"))))
+            effects.append(Send(answer_line(error_text(None, PARSE_ERROR, f"Parse error: {value.reason}"))))
             return  # RPC-PARSE-ERROR
         if isinstance(value, list):
             effects.extend(self._batch(value))
             return
         outcome = self._message(classify(value), None, effects)
-        if isinstance(outcome, dict):
-            effects.append(Send(encode(outcome)))
+        if isinstance(outcome, str):
+            effects.append(Send(answer_line(outcome)))
         elif isinstance(outcome, _Later):
             effects.append(outcome.timer)
 
     def _batch(self, items: list[JsonValue]) -> list[Effect]:
         if self.version is None or not self.version.batches:
-            answer = error_answer(None, INVALID_REQUEST, "batches are not part of this protocol version")
-            return [Send(encode(answer))]  # RPC-BATCH-UNSUPPORTED
+            answer = error_text(None, INVALID_REQUEST, "batches are not part of this protocol version")
+            return [Send(answer_line(answer))]  # RPC-BATCH-UNSUPPORTED
         if not items:
-            return [Send(encode(error_answer(None, INVALID_REQUEST, "empty batch")))]  # RPC-BATCH
+            return [Send(answer_line(error_text(None, INVALID_REQUEST, "empty batch")))]  # RPC-BATCH
         batch = _Batch()
         effects: list[Effect] = []
         for item in items:
             outcome = self._message(classify(item), batch, effects)
-            if isinstance(outcome, dict):
+            if isinstance(outcome, str):
                 batch.answers.append(outcome)
             elif isinstance(outcome, _Later):
                 batch.waiting += 1
@@ -201,11 +203,11 @@ class ServerSession:
     def _flush_batch(self, batch: _Batch) -> list[Effect]:
         if not batch.sealed or batch.waiting or not batch.answers:
             return []  # RPC-BATCH: nothing at all when no answer is due; RPC-ONE-ANSWER: once
-        return [Send(encode(batch.answers))]
+        return [Send(batch_line(batch.answers))]
 
     def _message(self, message: Message, batch: _Batch | None, effects: list[Effect]) -> _Outcome:
         if isinstance(message, Invalid):
-            return error_answer(message.id, message.code, f"Invalid request: {message.reason}")
+            return error_text(message.id, message.code, f"Invalid request: {message.reason}")
         if isinstance(message, ClientResponse):
             effects.append(Log(f"dropped a response to id {message.id!r}: no request of ours has it"))
             return None  # RPC-CLIENT-RESPONSE
@@ -213,18 +215,16 @@ class ServerSession:
             self._notification(message, effects)
             return None  # RPC-NOTIFICATION-SILENT
         if self._in_flight and id_key(message.id) in self._in_flight:
-            return error_answer(
+            return error_text(
                 message.id, INVALID_REQUEST, "id already in use by a request in flight"
             )  # RPC-DUPLICATE-ID
         if message.method == "initialize":
             if batch is not None:
-                return error_answer(
-                    message.id, INVALID_REQUEST, "initialize must not be batched"
-                )  # RPC-BATCH-INITIALIZE
+                return error_text(message.id, INVALID_REQUEST, "initialize must not be batched")  # RPC-BATCH-INITIALIZE
             return self._initialize(message)
         action = self.handshake.handle(Input.PING if message.method == "ping" else Input.REQUEST)
         if action is Action.NOT_INITIALIZED:
-            return error_answer(message.id, INVALID_REQUEST, "Not initialized")  # LIFE-PRE-INIT-REFUSED
+            return error_text(message.id, INVALID_REQUEST, "Not initialized")  # LIFE-PRE-INIT-REFUSED
         return self._route(message, batch)
 
     def _notification(self, message: Notification, effects: list[Effect]) -> None:
@@ -240,22 +240,22 @@ class ServerSession:
                     pending.batch.waiting -= 1
                     effects.extend(self._flush_batch(pending.batch))
 
-    def _initialize(self, request: Request) -> JsonObject:
+    def _initialize(self, request: Request) -> AnswerText:
         chosen_or_refusal = self._negotiate(request)
         accepted = isinstance(chosen_or_refusal, ProtocolVersion)
         action = self.handshake.handle(Input.INITIALIZE_ACCEPTED if accepted else Input.INITIALIZE_REFUSED)
         if action is Action.ALREADY_INITIALIZED:
-            return error_answer(request.id, INVALID_REQUEST, "Already initialized")  # LIFE-SECOND-INIT
+            return error_text(request.id, INVALID_REQUEST, "Already initialized")  # LIFE-SECOND-INIT
         if isinstance(chosen_or_refusal, ProtocolVersion):
             self.version = chosen_or_refusal
-            return result_answer(request.id, _initialize_result(chosen_or_refusal))  # LIFE-INIT-RESULT
+            return result_text(request.id, _initialize_result(chosen_or_refusal))  # LIFE-INIT-RESULT
         return chosen_or_refusal
 
-    def _negotiate(self, request: Request) -> ProtocolVersion | JsonObject:
+    def _negotiate(self, request: Request) -> ProtocolVersion | AnswerText:
         params = request.params or {}
         problem = initialize_params_problem(params)
         if problem is not None:
-            return error_answer(request.id, INVALID_PARAMS, f"Invalid params: {problem}")  # RPC-INVALID-PARAMS
+            return error_text(request.id, INVALID_PARAMS, f"Invalid params: {problem}")  # RPC-INVALID-PARAMS
         requested = params["protocolVersion"]
         assert isinstance(requested, str)
         version = BY_NAME.get(requested)
@@ -265,20 +265,20 @@ class ServerSession:
         if self.version_policy is VersionPolicy.COUNTER_OFFER:
             return LATEST  # LIFE-VERSION-COUNTER-OFFER
         data: JsonObject = {"requested": requested, "supported": list(SUPPORTED_NAMES)}
-        return error_answer(request.id, INVALID_PARAMS, "Unsupported protocol version", data)  # LIFE-VERSION-REJECT
+        return error_text(request.id, INVALID_PARAMS, "Unsupported protocol version", data)  # LIFE-VERSION-REJECT
 
     def _route(self, request: Request, batch: _Batch | None) -> _Outcome:
         if request.method == "ping":
-            return result_answer(request.id, {})  # LIFE-PING
+            return result_text(request.id, {})  # LIFE-PING
         if request.method == "tools/list":
-            return result_answer(request.id, {"tools": self._tool_list()})
+            return result_text(request.id, {"tools": self._tool_list()})
         if request.method == "tools/call":
             return self._call(request, batch)
         if request.method.startswith(_UNANNOUNCED_PREFIXES):
-            return error_answer(
+            return error_text(
                 request.id, METHOD_NOT_FOUND, f"Capability not announced: {request.method}"
             )  # CAP-UNANNOUNCED-METHOD
-        return error_answer(request.id, METHOD_NOT_FOUND, f"Method not found: {request.method}")  # RPC-METHOD-NOT-FOUND
+        return error_text(request.id, METHOD_NOT_FOUND, f"Method not found: {request.method}")  # RPC-METHOD-NOT-FOUND
 
     def _tool_list(self) -> list[JsonValue]:
         with_title = self._negotiated.tool_title
@@ -289,17 +289,17 @@ class ServerSession:
         name = params.get("name")
         arguments = params.get("arguments", {})
         if not isinstance(name, str) or not isinstance(arguments, dict):
-            return error_answer(
+            return error_text(
                 request.id, INVALID_PARAMS, "Invalid params: name must be a string, arguments an object"
             )  # RPC-INVALID-PARAMS
         tool = tools.BY_NAME.get(name)
         if tool is None:
-            return error_answer(request.id, INVALID_PARAMS, f"Unknown tool: {name}")  # TOOLS-UNKNOWN
+            return error_text(request.id, INVALID_PARAMS, f"Unknown tool: {name}")  # TOOLS-UNKNOWN
         problem = tools.argument_problem(tool.input_schema, arguments)
         if problem is not None:
             if self._negotiated.invalid_arguments_are_tool_errors:
                 return _tool_result(request.id, tools.ToolText(problem, is_error=True))  # TOOLS-ARGS-INVALID
-            return error_answer(request.id, INVALID_PARAMS, f"Invalid arguments: {problem}")  # TOOLS-ARGS-INVALID
+            return error_text(request.id, INVALID_PARAMS, f"Invalid arguments: {problem}")  # TOOLS-ARGS-INVALID
         outcome = tool.run(arguments)
         if isinstance(outcome, tools.ToolText):
             return _tool_result(request.id, outcome)  # TOOLS-CALL-RESULT, TOOLS-EXEC-ERROR
@@ -339,6 +339,6 @@ def _initialize_result(version: ProtocolVersion) -> JsonObject:
     }
 
 
-def _tool_result(request_id: RequestId, outcome: tools.ToolText) -> JsonObject:
+def _tool_result(request_id: RequestId, outcome: tools.ToolText) -> AnswerText:
     content: JsonValue = [{"type": "text", "text": outcome.text}]
-    return result_answer(request_id, {"content": content, "isError": outcome.is_error})
+    return result_text(request_id, {"content": content, "isError": outcome.is_error})

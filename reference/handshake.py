@@ -23,13 +23,23 @@ import enum
 from typing import Final, TypeAlias
 
 
-class Phase(enum.Enum):
+class _TableKey(enum.Enum):
+    """An enum that keys the table, hashed by identity in C.
+
+    Members are singletons compared by identity, so the identity hash agrees with
+    equality; Enum's own ``__hash__`` runs in Python, twice for every lookup.
+    """
+
+    __hash__ = object.__hash__
+
+
+class Phase(_TableKey):
     NEW = "new"  # no initialize accepted yet
     WAITING = "waiting"  # initialize answered; waiting for notifications/initialized
     READY = "ready"  # operating
 
 
-class Input(enum.Enum):
+class Input(_TableKey):
     INITIALIZE_ACCEPTED = "initialize with acceptable params"
     INITIALIZE_REFUSED = "initialize with unacceptable params"
     INITIALIZED = "notifications/initialized"

@@ -27,12 +27,15 @@ from reference.messages import (
     Notification,
     ParseFailure,
     Request,
+    answer_line,
+    batch_line,
     classify,
     encode,
     error_answer,
+    error_text,
     is_valid_id,
     parse_line,
-    result_answer,
+    result_text,
 )
 
 
@@ -369,7 +372,9 @@ def test_method_wins_over_result() -> None:
 
 @pytest.mark.spec("RPC-RESPONSE-SHAPE", "RPC-ERROR-ID-NULL")
 def test_answer_shapes() -> None:
-    assert result_answer(3, {}) == {"jsonrpc": "2.0", "id": 3, "result": {}}
+    assert result_text(3, {}) == '{"jsonrpc":"2.0","id":3,"result":{}}'
+    refusal = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+    assert error_text(None, -32700, "Parse error") == refusal
     assert error_answer(None, -32700, "Parse error") == {
         "jsonrpc": "2.0",
         "id": None,
@@ -388,6 +393,13 @@ def test_encode_is_compact_ascii_on_one_line() -> None:
     out = encode(answer)
     assert out == b'{"jsonrpc":"2.0","id":1,"result":{"t":"a\\nb\\r\\u2028\\u2029\\u0085\\u00e9"}}\n'
     assert encode([answer, answer]).count(b"\n") == 1
+
+
+def test_answer_and_batch_lines_are_what_encode_writes_for_the_objects() -> None:
+    answers = [result_text(1, {"a": [1, "\u00e9"]}), error_text("x", -32601, "Method not found: y")]
+    objects: list[JsonObject] = [json.loads(answer) for answer in answers]
+    assert answer_line(answers[0]) == encode(objects[0])
+    assert batch_line(answers) == encode(objects)
 
 
 # --- properties ----------------------------------------------------------------------
@@ -476,8 +488,17 @@ def test_serialized_json_values_parse_back(value: JsonValue) -> None:
 @pytest.mark.spec("FRAME-NO-EMBEDDED-NEWLINE", "FRAME-OUTPUT-ASCII", "RPC-ID-ECHO")
 @given(json_values, st.integers() | text)
 def test_encoded_answers_are_one_ascii_line_that_round_trips(value: JsonValue, request_id: int | str) -> None:
-    out = encode(result_answer(request_id, {"value": value}))
+    out = answer_line(result_text(request_id, {"value": value}))
     assert out.isascii()
     assert out.index(b"\n") == len(out) - 1
-    expected = {"jsonrpc": "2.0", "id": request_id, "result": {"value": value}}
+    expected: JsonObject = {"jsonrpc": "2.0", "id": request_id, "result": {"value": value}}
+    assert out == encode(expected)  # composed around the id and the result, the same bytes
     assert json.loads(out) == json.loads(json.dumps(expected))
+
+
+@pytest.mark.spec("RPC-ERROR-ID-NULL")
+@given(st.none() | st.integers() | text, st.integers(), text, json_values)
+def test_error_text_is_the_encoded_error_answer(
+    request_id: int | str | None, code: int, why: str, data: JsonValue
+) -> None:
+    assert answer_line(error_text(request_id, code, why, data)) == encode(error_answer(request_id, code, why, data))
