@@ -34,6 +34,7 @@ from .strategies import Case, cases
 from .target import Process, Run, Session, Timing, run_case
 
 GRACE_SECONDS = 5.0
+SPARES = 2  # fresh processes started ahead
 
 
 class Divergence(AssertionError):
@@ -121,7 +122,7 @@ class Campaign:
         self.warnings: dict[str, Finding] = {}
         self._last_progress = 0.0
         self._sessions: dict[bytes, Session] = {}
-        self._spare: Process | None = None  # the next fresh run's process, started ahead
+        self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
 
     def execute(self, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
         """Run and judge ``case``.
@@ -159,13 +160,15 @@ class Campaign:
 
     def _run_fresh(self, case: Case, timing: Timing) -> tuple[Run, list[Finding]]:
         started = time.monotonic()
-        process, self._spare = self._spare, None
+        process = self._spares.pop(0) if self._spares else None
         if process is not None and process.proc.poll() is not None:
             process.finish()  # it ended on its own while it waited: not a process that saw nothing
             process = None
         run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=process)
-        # The next fresh run's process starts now, and gets ready while other cases run.
-        self._spare = Process(self.argv, self.timing)
+        # The next fresh runs' processes start now and get ready while other cases run;
+        # fresh cases come in runs (Hypothesis varies a case it found interesting).
+        while len(self._spares) < SPARES:
+            self._spares.append(Process(self.argv, self.timing))
         self.stats.target_seconds += time.monotonic() - started
         self.stats.processes += 1
         self.stats.messages += case.messages
@@ -200,9 +203,8 @@ class Campaign:
     def _end_processes(self) -> None:
         for head in list(self._sessions):
             self._end_session(head)
-        if self._spare is not None:
-            self._spare.finish()
-            self._spare = None
+        while self._spares:
+            self._spares.pop().finish()
 
     def run(self) -> Outcome:
         try:

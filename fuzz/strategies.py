@@ -213,7 +213,7 @@ INVALID_UTF8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf"])
 NON_FINITE = st.sampled_from(["NaN", "Infinity", "-Infinity"])
 DEPTHS = st.sampled_from([100, 300, 1000, 100_000])
 SEPARATORS = st.sampled_from(["\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"])
-HUGE_SIZES = st.sampled_from([70_000, 1_200_000])
+HUGE_SIZES = st.sampled_from(["answer", "line"])
 BAD_ENVELOPES = st.sampled_from(
     ["method-number", "jsonrpc-1", "no-jsonrpc", "params-string", "params-null", "scalar", "no-method"]
 )
@@ -254,8 +254,9 @@ def hostile_line(draw: st.DrawFn, index: int) -> bytes:
     if kind == "bom":
         return b"\xef\xbb\xbf" + ping + b"\n"
     if kind == "huge":
-        size = draw(HUGE_SIZES)
-        return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "x" * size}}))
+        if draw(HUGE_SIZES) == "answer":  # an answer larger than a pipe's buffer
+            return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "x" * 70_000}}))
+        return ping[:-1] + b',"params":{"x":"' + b"x" * 1_200_000 + b'"}}\n'  # a line over 1 MiB
     if kind == "odd-id":
         return encode(request(draw(INVALID_IDS), "ping"))
     if kind == "bad-envelope":
