@@ -229,7 +229,9 @@ class Process:
                 self.notes.append("the target did not read its stdin in time")
                 self.waits_for_reads = False
                 return
-            self._select(0.0002)  # a read by the target wakes nothing here: poll
+            # A read by the target wakes nothing here: poll, more finely than epoll's milliseconds.
+            self._select(0)
+            time.sleep(0.00005)
 
     def close_stdin(self) -> None:
         if self.stdin_open:
