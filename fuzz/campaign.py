@@ -144,8 +144,8 @@ class Campaign:
         self.stats.messages += case.messages - 2
         findings = judge(case.stream, run.observation)
         failing = _failing(findings, self.profile)
-        if failing or not session.alive:
-            self._end_session(head)  # what the target holds after a failure is in doubt
+        if failing or not session.alive or any(b'"initialize"' in line for line in case.lines[2:]):
+            self._end_session(head)  # after a failure or a second initialize, its state is in doubt
         if not failing and not self._new_warnings(findings):
             return run, findings
         fresh = self._run_fresh(case, self.timing)
@@ -200,7 +200,8 @@ class Campaign:
     def _end_session(self, head: bytes) -> None:
         self._sessions.pop(head).close()
 
-    def _end_processes(self) -> None:
+    def close(self) -> None:
+        """End the kept sessions and the spare processes: none outlives the campaign."""
         for head in list(self._sessions):
             self._end_session(head)
         while self._spares:
@@ -210,7 +211,7 @@ class Campaign:
         try:
             return self._run()
         finally:
-            self._end_processes()  # kept sessions and the spare process: none outlives the campaign
+            self.close()
 
     def _run(self) -> Outcome:
         deadline = self.stats.started + self.budget

@@ -3,7 +3,7 @@
 For example ``{"jsonrpc":"2.0","id":5,"method":5}``, ``42``, or a wrong ``jsonrpc``.
 Lines that are not JSON still get -32700; arrays (batches) are handled as the reference does.
 Imitates: servers that validate messages with a schema and drop whatever fails it.
-Caught as: RPC-INVALID-REQUEST, profile ``spec``.
+Caught as: RPC-INVALID-REQUEST, profile ``spec`` (and RPC-PARAMS-OBJECT, for params that are not an object).
 """
 
 from __future__ import annotations

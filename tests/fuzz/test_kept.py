@@ -7,9 +7,10 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fuzz.campaign import Campaign
 from fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
 from fuzz.target import Session, Timing, run_case
-from reference.oracle import judge
+from reference.oracle import Status, judge
 
 REFERENCE = [sys.executable, "-m", "reference"]
 INIT, READY = encode(initialize("init-1", "2025-06-18")), encode(INITIALIZED)
@@ -81,3 +82,16 @@ def test_a_target_that_dies_after_its_handshake_is_not_kept() -> None:
         assert not session.alive
     finally:
         session.close()
+
+
+def test_a_kept_process_is_ended_after_a_case_that_initializes_again() -> None:
+    campaign = Campaign(REFERENCE)
+    again = encode(initialize("init-2", "2025-06-18"))
+    try:
+        for body in (PING, again, PING, PING):
+            _, findings = campaign.execute(Case((INIT, READY, body), (HEAD,)))
+            assert not [f for f in findings if f.status(campaign.profile) is Status.FAIL]
+    finally:
+        campaign.close()
+    # One kept process for the first two cases, and a new one for the last two.
+    assert (campaign.stats.kept, campaign.stats.processes) == (4, 2)
