@@ -81,7 +81,9 @@ class Stats:
     unconfirmed: dict[str, int] = field(default_factory=dict)
     fresh_only_from: int | None = None  # the case from which no process was kept, if any
     started: float = field(default_factory=time.monotonic)
-    target_seconds: float = 0.0
+    target_seconds: float = 0.0  # driving target processes: starting them, writing, waiting
+    fresh_seconds: float = 0.0  # the part of target_seconds spent on fresh runs
+    oracle_seconds: float = 0.0  # judging what the target did
     first_failure: int | None = None  # the case at which the first failure showed
 
 
@@ -142,7 +144,7 @@ class Campaign:
         self.stats.target_seconds += time.monotonic() - started
         self.stats.kept += 1
         self.stats.messages += case.messages - 2
-        findings = judge(case.stream, run.observation)
+        findings = self._judge(case, run)
         failing = _failing(findings, self.profile)
         if failing or not session.alive or any(b'"initialize"' in line for line in case.lines[2:]):
             self._end_session(head)  # after a failure or a second initialize, its state is in doubt
@@ -170,9 +172,16 @@ class Campaign:
         while len(self._spares) < SPARES:
             self._spares.append(Process(self.argv, self.timing))
         self.stats.target_seconds += time.monotonic() - started
+        self.stats.fresh_seconds += time.monotonic() - started
         self.stats.processes += 1
         self.stats.messages += case.messages
-        return run, judge(case.stream, run.observation)
+        return run, self._judge(case, run)
+
+    def _judge(self, case: Case, run: Run) -> list[Finding]:
+        started = time.monotonic()
+        findings = judge(case.stream, run.observation)
+        self.stats.oracle_seconds += time.monotonic() - started
+        return findings
 
     def _new_warnings(self, findings: list[Finding]) -> bool:
         return any(f.status(self.profile) is Status.WARN and f.rule not in self.warnings for f in findings)

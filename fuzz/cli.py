@@ -179,6 +179,7 @@ def _fuzz_report(
         "fresh_only_from_case": stats.fresh_only_from,
         "seconds": round(elapsed, 3),
         "target_seconds": round(stats.target_seconds, 3),
+        "oracle_seconds": round(stats.oracle_seconds, 3),
         "first_failure_at_case": stats.first_failure,
         "failures": [
             {
