@@ -162,15 +162,7 @@ class Campaign:
 
     def _run_fresh(self, case: Case, timing: Timing) -> tuple[Run, list[Finding]]:
         started = time.monotonic()
-        process = self._spares.pop(0) if self._spares else None
-        if process is not None and process.proc.poll() is not None:
-            process.finish()  # it ended on its own while it waited: not a process that saw nothing
-            process = None
-        run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=process)
-        # The next fresh runs' processes start now and get ready while other cases run;
-        # fresh cases come in runs (Hypothesis varies a case it found interesting).
-        while len(self._spares) < SPARES:
-            self._spares.append(Process(self.argv, self.timing))
+        run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=self._spare())
         self.stats.target_seconds += time.monotonic() - started
         self.stats.fresh_seconds += time.monotonic() - started
         self.stats.processes += 1
@@ -183,6 +175,20 @@ class Campaign:
         self.stats.oracle_seconds += time.monotonic() - started
         return findings
 
+    def _spare(self) -> Process | None:
+        """A process started ahead and sent nothing, if one is still running; more are started.
+
+        They get ready while other cases run: fresh runs come in runs (Hypothesis varies a
+        case it found interesting), and a kept process ends after a failure.
+        """
+        process = self._spares.pop(0) if self._spares else None
+        if process is not None and process.proc.poll() is not None:
+            process.finish()  # it ended on its own while it waited: not a process that saw nothing
+            process = None
+        while len(self._spares) < SPARES:
+            self._spares.append(Process(self.argv, self.timing))
+        return process
+
     def _new_warnings(self, findings: list[Finding]) -> bool:
         return any(f.status(self.profile) is Status.WARN and f.rule not in self.warnings for f in findings)
 
@@ -190,7 +196,7 @@ class Campaign:
         """The kept session for ``head``, started if need be; None for a target that cannot be kept."""
         if head not in self._sessions:
             started = time.monotonic()
-            session = Session(self.argv, self.timing, head)
+            session = Session(self.argv, self.timing, head, self._spare())
             self.stats.target_seconds += time.monotonic() - started
             self.stats.processes += 1
             if not session.alive:

@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--pause",
         type=float,
         default=Timing.pause,
-        help="seconds between two chunk writes, for a target not seen to read them",
+        help="seconds to wait after each chunk of a fresh run",
     )
     fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
 

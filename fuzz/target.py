@@ -1,15 +1,18 @@
-"""Driving one target process through one case, whatever the target does.
+"""Driving target processes through cases, whatever the target does.
 
 A case is a list of chunks. Each chunk is written with its own write, and the next
 only once the target has read it all, so that the kernel does not merge two of them:
-chunk boundaries reach the target as they were drawn (a target that does not read in
-time gets a pause between chunks instead). Then a liveness probe (a ``ping`` with a
-unique string id) tells an answering server from a dead or deaf one.
+chunk boundaries reach the target as they were drawn. In a fresh process a short pause
+follows each chunk, which a slow server spends on it (one that answers out of order
+could otherwise answer the probe first and the request after the case ended). Then a
+liveness probe (a ``ping`` with a unique string id) tells an answering server from a
+dead or deaf one.
 
 The driver never blocks on the target: stdin is written without blocking, stdout and
 stderr are read as they come, every wait has a deadline, stdout is capped, and the
 target runs in its own process group, which is killed at the end of the case, so no
-child process outlives it. A target that cannot be started raises ``TargetError``.
+child process outlives it. ``run_case`` runs one case in a fresh process; a ``Session``
+keeps one process for many. A target that cannot be started raises ``TargetError``.
 Requests the target sends to the client (sampling, roots, elicitation, ping) are answered
 as a client without those capabilities answers them: ``-32601``, and ``{}`` for ping.
 """
@@ -27,6 +30,7 @@ import subprocess
 import termios
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from reference.oracle import Observation
 
@@ -56,7 +60,7 @@ class TargetError(Exception):
 
 @dataclass(frozen=True)
 class Timing:
-    pause: float = 0.003  # between two chunks, when the target is not seen to read them
+    pause: float = 0.003  # after each chunk of a fresh run
     answer_timeout: float = 3.0  # for the liveness probe's answer (after a first 0.5 s try)
     settle: float = 0.01  # after the probe's answer, for late or repeated answers
     max_output: int = 16 * 1024 * 1024  # stdout bytes kept per case
@@ -105,6 +109,7 @@ class Process:
         self.received = 0  # stdout bytes so far, against max_output
         self.writing = False
         self.waits_for_reads = True
+        self.cpu_ns = 0  # the CPU time of the target's threads when ``working`` last looked
 
     def _select(self, timeout: float) -> None:
         """Read what comes within ``timeout``: one pass over the ready pipes."""
@@ -210,11 +215,31 @@ class Process:
         finally:
             self.selector.unregister(self.stdin)
 
-    def send(self, chunk: bytes) -> None:
-        """Write one chunk, so that the target reads it on its own."""
+    def working(self) -> bool:
+        """Whether a thread of the target is running, or they ran for over 1 ms since the last
+        call (False where /proc cannot tell). Clock ticks are too coarse for this: nanoseconds."""
+        running, used = False, 0
+        try:
+            tasks = list(Path(f"/proc/{self.proc.pid}/task").iterdir())
+        except OSError:
+            return False
+        for task in tasks:
+            try:
+                running |= (task / "stat").read_text().rsplit(")", 1)[1].split()[0] == "R"
+                used += int((task / "schedstat").read_text().split()[0])
+            except (OSError, IndexError, ValueError):
+                continue  # a thread that ended meanwhile
+        before, self.cpu_ns = self.cpu_ns, used
+        return running or used - before > 1_000_000
+
+    def send(self, chunk: bytes, pause: float) -> None:
+        """Write one chunk, so that the target reads it on its own, then read for ``pause``.
+
+        Without a pause, a target not seen to read could get two chunks in one read.
+        """
         self.write(chunk)
         self.wait_until_read()
-        self.pump(0 if self.waits_for_reads else self.timing.pause)
+        self.pump(pause if pause or self.waits_for_reads else self.timing.pause)
 
     def wait_until_read(self) -> None:
         """Wait until the target has read all we wrote, so that the next write is a read of its own.
@@ -270,7 +295,7 @@ def run_case(
     process.timing = timing
     try:
         for chunk in chunks:
-            process.send(chunk)
+            process.send(chunk, timing.pause)
         if eof:
             process.close_stdin()
             process.pump(timing.answer_timeout + settle)
@@ -287,7 +312,13 @@ def run_case(
             if process.stdin_open and not process.sentinel_seen and process.stdout_open:
                 process.write(SECOND_SENTINEL)
                 process.wait_for_sentinel(timing.answer_timeout)
+            process.working()
             process.pump(timing.settle + settle)
+            # A server that answers out of order may still owe answers the probe overtook:
+            # wait while it works (a slow answer to a long line takes it tens of milliseconds).
+            deadline = time.monotonic() + timing.answer_timeout
+            while process.stdout_open and process.working() and time.monotonic() < deadline:
+                process.pump(timing.settle)
             survived = process.sentinel_seen and process.proc.poll() is None
     finally:
         status, trailing = process.finish()
@@ -306,9 +337,10 @@ class Session:
     otherwise is for the caller to confirm in a fresh process (``run_case``).
     """
 
-    def __init__(self, argv: list[str], timing: Timing, handshake: bytes) -> None:
+    def __init__(self, argv: list[str], timing: Timing, handshake: bytes, process: Process | None = None) -> None:
+        """``process``, when given, is the target started earlier and sent nothing yet."""
         self.timing = timing
-        self.process = Process(argv, timing)
+        self.process = process or Process(argv, timing)
         self.cases = 0
         self.alive = self._probe([handshake], timing.answer_timeout)  # a fresh target may take its time
         self.first_probe = self.process.probes[0]
@@ -318,7 +350,7 @@ class Session:
         """Write ``chunks`` as a case does, then a probe; whether the target answered it and can go on."""
         process = self.process
         for chunk in chunks:
-            process.send(chunk)
+            process.send(chunk, 0.0)
         process.probes = (f"{SENTINEL_ID}/{self.cases}",)
         process.sentinel_seen = False
         process.write(probe(process.probes[0]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 from fuzz.campaign import Campaign
 from fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
 from fuzz.target import Session, Timing, run_case
-from reference.oracle import Status, judge
+from reference.oracle import Profile, Status, judge
 
 REFERENCE = [sys.executable, "-m", "reference"]
 INIT, READY = encode(initialize("init-1", "2025-06-18")), encode(INITIALIZED)
@@ -95,3 +96,13 @@ def test_a_kept_process_is_ended_after_a_case_that_initializes_again() -> None:
         campaign.close()
     # One kept process for the first two cases, and a new one for the last two.
     assert (campaign.stats.kept, campaign.stats.processes) == (4, 2)
+
+
+def test_a_fresh_run_waits_for_answers_that_a_working_target_still_owes() -> None:
+    """The probe's answer may overtake a slow one; the driver reads on while the target works."""
+    call = encode(request(2, "tools/call", {"name": "echo", "arguments": {"text": "late"}}))
+    late = [sys.executable, str(Path(__file__).parents[1] / "hostile" / "answers_after_the_probe.py")]
+    case = Case((INIT, READY, call))
+    run = run_case(late, case.chunks, Timing())
+    assert any(b'"late"' in line for line in run.observation.output)
+    assert not [f for f in judge(case.stream, run.observation) if f.status(Profile.SPEC) is Status.FAIL]
