@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from fuzz.campaign import Campaign
@@ -50,7 +50,12 @@ def test_most_generated_cases_can_run_in_a_kept_process() -> None:
         kept.append(case.kept_handshake is not None)
 
     draw()
-    assert 0.9 < sum(kept) / len(kept) < 1  # and some orderings still need a process of their own
+    assert sum(kept) / len(kept) > 0.9
+    # The other orderings are still drawn, and need a process of their own.
+    fresh = find(
+        cases(), lambda case: case.kept_handshake is None, settings=settings(max_examples=10_000, database=None)
+    )
+    assert b"".join(fresh.lines[:2]) not in PLAIN_HANDSHAKES or fresh.cuts
 
 
 def _answers(output: tuple[bytes, ...]) -> list[bytes]:
