@@ -136,8 +136,7 @@ class Campaign:
         disagree too often is run fresh from then on.
         """
         head = case.kept_handshake if timing is None and self.stats.fresh_only_from is None else None
-        session = self._session(head) if head is not None else None
-        if session is None or head is None:
+        if head is None or (session := self._session(head)) is None:
             return self._run_fresh(case, timing or self.timing)
         started = time.monotonic()
         run = session.run(case.chunks[1:], case.settle)
@@ -163,8 +162,9 @@ class Campaign:
     def _run_fresh(self, case: Case, timing: Timing) -> tuple[Run, list[Finding]]:
         started = time.monotonic()
         run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=self._spare())
-        self.stats.target_seconds += time.monotonic() - started
-        self.stats.fresh_seconds += time.monotonic() - started
+        spent = time.monotonic() - started
+        self.stats.target_seconds += spent
+        self.stats.fresh_seconds += spent
         self.stats.processes += 1
         self.stats.messages += case.messages
         return run, self._judge(case, run)

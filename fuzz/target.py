@@ -239,7 +239,7 @@ class Process:
         """
         self.write(chunk)
         self.wait_until_read()
-        self.pump(pause if pause or self.waits_for_reads else self.timing.pause)
+        self.pump(pause if self.waits_for_reads else max(pause, self.timing.pause))
 
     def wait_until_read(self) -> None:
         """Wait until the target has read all we wrote, so that the next write is a read of its own.

@@ -200,25 +200,27 @@ def _replace(
 ) -> Outputs:
     """``outputs`` with the answer to ``request_id`` on ``line`` replaced by ``answer`` (None: removed)."""
     placed = False
+
+    def place(value: JsonValue, into: list[JsonValue]) -> None:
+        """Keep ``value`` in ``into``, or ``answer`` in its stead when it answers ``request_id``."""
+        nonlocal placed
+        if _same_id(value, request_id):
+            placed = True
+            if answer is not None:
+                into.append(answer)
+        elif not (drop_nulls and _is_null_answer(value)):
+            into.append(value)
+
     produced: list[JsonValue] = []
     for value in outputs[line]:
         if isinstance(value, list):
             members: list[JsonValue] = []
             for member in value:
-                if _same_id(member, request_id):
-                    placed = True
-                    if answer is not None:
-                        members.append(answer)
-                elif not (drop_nulls and _is_null_answer(member)):
-                    members.append(member)
+                place(member, members)
             if members:
                 produced.append(members)
-        elif _same_id(value, request_id):
-            placed = True
-            if answer is not None:
-                produced.append(answer)
-        elif not (drop_nulls and _is_null_answer(value)):
-            produced.append(value)
+        else:
+            place(value, produced)
     if not placed and answer is not None:
         produced.append(answer)
     return [produced if index == line else values for index, values in enumerate(outputs)]
