@@ -317,8 +317,12 @@ def run_case(
             # A server that answers out of order may still owe answers the probe overtook:
             # wait while it works (a slow answer to a long line takes it tens of milliseconds).
             deadline = time.monotonic() + timing.answer_timeout
+            worked = False
             while process.stdout_open and process.working() and time.monotonic() < deadline:
+                worked = True
                 process.pump(timing.settle)
+            if worked:
+                process.pump(timing.settle)  # what it wrote as its work ended, after the last read
             survived = process.sentinel_seen and process.proc.poll() is None
     finally:
         status, trailing = process.finish()
