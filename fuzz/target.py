@@ -249,7 +249,8 @@ class Process:
         timeout is not waited for again.
         """
         deadline = time.monotonic() + self.timing.answer_timeout
-        while self.stdin_open and self.waits_for_reads and _unread(self.stdin) > 0:
+        # A target that has ended leaves its unread bytes in the pipe: nothing to wait for.
+        while self.stdin_open and self.waits_for_reads and _unread(self.stdin) > 0 and self.proc.poll() is None:
             if time.monotonic() > deadline:
                 self.notes.append("the target did not read its stdin in time")
                 self.waits_for_reads = False

@@ -111,3 +111,11 @@ def test_a_fresh_run_waits_for_answers_that_a_working_target_still_owes() -> Non
     run = run_case(late, case.chunks, Timing())
     assert any(b'"late"' in line for line in run.observation.output)
     assert not [f for f in judge(case.stream, run.observation) if f.status(Profile.SPEC) is Status.FAIL]
+
+
+def test_a_target_that_ends_with_bytes_unread_is_not_waited_for() -> None:
+    """Its unread bytes stay in the pipe; waiting for them to be read would cost a whole timeout."""
+    reads_a_little = [sys.executable, "-c", "import os\nos.read(0, 10)\nos._exit(3)"]
+    run = run_case(reads_a_little, [PING * 10, PING], Timing())
+    assert "the target did not read its stdin in time" not in run.notes
+    assert run.exit_status == 3 and not run.observation.survived
