@@ -18,9 +18,10 @@ finding is FRAME-CHUNK-INVARIANT whatever rule the oracle saw broken.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -98,6 +99,37 @@ def _failing(findings: list[Finding], profile: Profile) -> list[Finding]:
     return [f for f in findings if f.status(profile) is Status.FAIL]
 
 
+def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
+    """Whether the target may have taken an ``initialize`` in ``body`` (after its handshake).
+
+    Only an error answer to each of them shows the state unchanged (LIFE-SECOND-INIT); a
+    line that mentions initialize but cannot be read counts as taken.
+    """
+    ids: list[object] = []
+    for line in body:
+        if b'"initialize"' not in line:
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return True
+        if not isinstance(message, dict) or "id" not in message:
+            return True
+        if message.get("method") == "initialize":
+            ids.append(message["id"])
+    refused = 0
+    for line in output if ids else ():
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(answer, dict) and answer.get("id") in ids:
+            if "error" not in answer:
+                return True
+            refused += 1
+    return refused < len(ids)
+
+
 class Campaign:
     def __init__(
         self,
@@ -145,8 +177,8 @@ class Campaign:
         self.stats.messages += case.messages - 2
         findings = self._judge(case, run)
         failing = _failing(findings, self.profile)
-        if failing or not session.alive or any(b'"initialize"' in line for line in case.lines[2:]):
-            self._end_session(head)  # after a failure or a second initialize, its state is in doubt
+        if failing or not session.alive or initialized_again(case.lines[2:], run.observation.output):
+            self._end_session(head)  # after a failure or an accepted second initialize, its state is in doubt
         if not failing and not self._new_warnings(findings):
             return run, findings
         fresh = self._run_fresh(case, self.timing)

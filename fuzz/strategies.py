@@ -170,7 +170,17 @@ _TOOL_CALLS: list[JsonDict] = [  # good calls first, so that shrinking prefers t
 TOOL_CALLS = st.sampled_from(_TOOL_CALLS)
 
 METHODS = st.sampled_from(
-    ["ping", "tools/list", "tools/call", "bogus/x", "Tools/List", "resources/list", "prompts/list", "logging/setLevel"]
+    [
+        "ping",
+        "tools/list",
+        "tools/call",
+        "bogus/x",
+        "Tools/List",
+        "resources/list",
+        "prompts/list",
+        "logging/setLevel",
+        "initialize",  # again, after the handshake
+    ]
 )
 
 
@@ -183,6 +193,8 @@ def plain_request(draw: st.DrawFn, index: int) -> JsonDict:
         return request(request_id, method, draw(TOOL_CALLS, label="call"))
     if method == "logging/setLevel":
         return request(request_id, method, {"level": "info"})
+    if method == "initialize":
+        return initialize(request_id, draw(VERSIONS))
     return request(request_id, method)
 
 

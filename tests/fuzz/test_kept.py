@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from fuzz.campaign import Campaign
+from fuzz.campaign import Campaign, initialized_again
 from fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
 from fuzz.target import Session, Timing, run_case
 from reference.oracle import Profile, Status, judge
@@ -90,17 +90,46 @@ def test_a_target_that_dies_after_its_handshake_is_not_kept() -> None:
         session.close()
 
 
-def test_a_kept_process_is_ended_after_a_case_that_initializes_again() -> None:
-    campaign = Campaign(REFERENCE)
-    again = encode(initialize("init-2", "2025-06-18"))
+def _processes_for(target: list[str], bodies: tuple[bytes, ...]) -> int:
+    """The processes a campaign starts to run one kept case per body, none of them failing."""
+    campaign = Campaign(target)
     try:
-        for body in (PING, again, PING, PING):
+        for body in bodies:
             _, findings = campaign.execute(Case((INIT, READY, body), (HEAD,)))
             assert not [f for f in findings if f.status(campaign.profile) is Status.FAIL]
     finally:
         campaign.close()
-    # One kept process for the first two cases, and a new one for the last two.
-    assert (campaign.stats.kept, campaign.stats.processes) == (4, 2)
+    assert campaign.stats.kept == len(bodies)
+    return campaign.stats.processes
+
+
+AGAIN = encode(initialize("init-2", "2025-06-18"))
+
+
+def test_a_kept_process_is_ended_after_a_case_that_initializes_it_again() -> None:
+    # This server accepts the second initialize (a warning in the spec profile, confirmed in a
+    # fresh process): its state is in doubt, so one kept process for the first two cases, and
+    # a new one for the last two.
+    accepts = [sys.executable, str(Path(__file__).parents[2] / "examples" / "buggy" / "second_initialize.py")]
+    assert _processes_for(accepts, (PING, AGAIN, PING, PING)) == 3
+
+
+def test_initialized_again_unless_every_initialize_in_the_body_was_refused() -> None:
+    refused = b'{"jsonrpc":"2.0","id":"init-2","error":{"code":-32600,"message":"Already initialized"}}'
+    taken = b'{"jsonrpc":"2.0","id":"init-2","result":{}}'
+    assert not initialized_again([PING], [])
+    assert not initialized_again([PING, AGAIN], [refused])
+    assert initialized_again([AGAIN], [taken])
+    assert initialized_again([AGAIN], [])  # no answer: it may still be taking it
+    assert initialized_again([AGAIN, AGAIN.replace(b"init-2", b"init-3")], [refused])
+    assert initialized_again([b"[" + AGAIN.rstrip() + b"]\n"], [])  # in a batch
+    assert initialized_again([b'{"method":"initialize",\n'], [])  # unreadable to us
+    assert not initialized_again([encode(request(4, "tools/call", {"name": "echo", "text": "initialize"}))], [])
+
+
+def test_a_kept_process_goes_on_after_a_second_initialize_it_refused() -> None:
+    """LIFE-SECOND-INIT: the refusal leaves the state as it was, so the process is still fit to keep."""
+    assert _processes_for(REFERENCE, (PING, AGAIN, PING, PING)) == 1
 
 
 def test_a_fresh_run_waits_for_answers_that_a_working_target_still_owes() -> None:
