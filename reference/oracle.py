@@ -37,6 +37,7 @@ from .messages import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    Blank,
     ClientResponse,
     Invalid,
     JsonObject,
@@ -288,9 +289,10 @@ class _Judge:
                 "a live server",
                 "no answer to the liveness ping",
             )
-        self._survey()
-        for index, line in enumerate(self.lines):
-            self._line(index, line)
+        values = [parse_line(line) for line in self.lines]  # once: a line may be megabytes long
+        self._survey(values)
+        for index, (line, value) in enumerate(zip(self.lines, values, strict=True)):
+            self._line(index, line, value)
         self._match_nulls()
         self._leftovers()
         return self.findings
@@ -363,10 +365,9 @@ class _Judge:
                 _show(value),
             )
 
-    def _survey(self) -> None:
+    def _survey(self, values: list[JsonValue | Blank | ParseFailure]) -> None:
         """Cancellations, and ids used by more than one request (RPC-DUPLICATE-ID)."""
-        for line in self.lines:
-            value = parse_line(line)
+        for value in values:
             for item in value if isinstance(value, list) else [value]:
                 message = classify(item) if isinstance(item, dict) else None
                 if isinstance(message, Request | Invalid) and message.id is not None:
@@ -378,11 +379,10 @@ class _Judge:
 
     # Input, line by line.
 
-    def _line(self, index: int, line: bytes) -> None:
+    def _line(self, index: int, line: bytes, value: JsonValue | Blank | ParseFailure) -> None:
         if len(line) > DEFAULT_MAX_LINE_BYTES:
             self._refusable(index, line, "FRAME-MAX-LINE")
             return
-        value = parse_line(line)
         if value is BLANK:
             codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
             self.slots.append(_NullSlot(index, False, codes, "FRAME-BLANK-LINE", False, "FRAME-BLANK-LINE"))
@@ -1010,6 +1010,7 @@ class _Judge:
 
 
 _ENVELOPE_KEYS = ("id", "method", "jsonrpc", "params")
+_QUOTED_ENVELOPE_KEY = re.compile(b'"(?:' + b"|".join(key.encode() for key in _ENVELOPE_KEYS) + b')"')
 
 
 def _key_values(line: bytes, key: str) -> list[JsonValue]:
@@ -1026,7 +1027,9 @@ def _key_values(line: bytes, key: str) -> list[JsonValue]:
 
 def _ambiguous_keys(line: bytes) -> bool:
     """Whether an envelope key repeats with different values, so that readers may disagree."""
-    if not any(line.count(f'"{key}"'.encode()) > 1 for key in _ENVELOPE_KEYS):
+    # One scan for the keys, quoted, wherever they are; a real key is always among them.
+    quoted = _QUOTED_ENVELOPE_KEY.findall(line)
+    if len(quoted) == len(set(quoted)):
         return False
     return any(len({json.dumps(v, sort_keys=True) for v in _key_values(line, key)}) > 1 for key in _ENVELOPE_KEYS)
 
