@@ -1,7 +1,8 @@
 """Items 3 and 4: what a fuzz campaign achieves, run with ``fuzz.campaign.Campaign`` as it is.
 
 Item 3, throughput: a campaign against ``mcpref serve`` for ``THROUGHPUT_BUDGET``
-seconds; checked messages per second (every line written to the target and judged),
+seconds, with one job and then with a job per core (``mcpref fuzz --jobs``); checked
+messages per second (every line written to the target and judged); and, for one job,
 the fresh processes it started per second, and the split of its time between the
 target (``stats.target_seconds``: starting processes, writing each chunk and waiting
 until it is read, waiting for the probe's answer, stopping the process) and the rest
@@ -18,11 +19,13 @@ part of finding the bug.
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
 
-from fuzz.campaign import Campaign, _BudgetSpent
+from fuzz.campaign import Campaign, Outcome, _BudgetSpent
+from fuzz.jobs import run_jobs
 from fuzz.strategies import Case
 from fuzz.target import Run, Timing
 from reference.oracle import Finding, Profile, Status
@@ -34,6 +37,7 @@ from .serve import BARE
 THROUGHPUT_BUDGET = 20.0
 TARGET_MESSAGES_PER_SECOND = 2000
 SPAWNS = 30
+JOBS = os.cpu_count() or 1  # mcpref fuzz --jobs: a campaign per core
 DETECTION_BUDGET = 30.0  # a campaign that finds nothing by then is reported as "> 30 s"
 DETECTION_TARGET = 10.0
 SEEDS = (1, 2, 3, 4, 5)
@@ -70,36 +74,48 @@ def session_rate(argv: list[str], sessions: int = SPAWNS) -> float:
     return sessions / (time.perf_counter() - started)
 
 
-def throughput() -> list[Row]:
-    progress(f"3 campaign: {THROUGHPUT_BUDGET:.0f} s of mcpref fuzz --seed 1 against mcpref serve")
+def _campaign(jobs: int) -> tuple[Outcome, float]:
+    progress(f"3 campaign: {THROUGHPUT_BUDGET:.0f} s of mcpref fuzz --seed 1 --jobs {jobs} against mcpref serve")
     started = time.monotonic()
-    outcome = Campaign(SERVE, budget=THROUGHPUT_BUDGET, seed=1).run()
-    wall = time.monotonic() - started
+    outcome = run_jobs(jobs, Campaign(SERVE, budget=THROUGHPUT_BUDGET, seed=1))
+    return outcome, time.monotonic() - started
+
+
+def _throughput_row(jobs: int, outcome: Outcome, wall: float) -> Row:
+    stats = outcome.stats
+    messages_per_second = stats.messages / wall
+    failures = ", ".join(f.rule for f in outcome.failures) or "none"
+    return Row(
+        "3",
+        f"fuzz --jobs {jobs} → mcpref serve: checked messages per second"
+        + (f" (a job per core, {JOBS} cores)" if jobs == JOBS else ""),
+        messages_per_second / TARGET_MESSAGES_PER_SECOND,
+        "the target, 2,000 messages/s",
+        ">= 1",
+        messages_per_second >= TARGET_MESSAGES_PER_SECOND,
+        f"{messages_per_second:,.0f} msg/s: {stats.messages} messages in {stats.cases} cases, {wall:.1f} s; "
+        f"failures: {failures}",
+    )
+
+
+def throughput() -> list[Row]:
+    outcome, wall = _campaign(1)
+    parallel = [_throughput_row(JOBS, *_campaign(JOBS))] if JOBS > 1 else []
     stats = outcome.stats
     progress(f"3 campaign: {SPAWNS} bare sessions each of mcpref serve and of the bare loop")
     serve_sessions = session_rate(SERVE)
     bare_sessions = session_rate(BARE)
-    messages_per_second = stats.messages / wall
     processes_per_second = stats.processes / wall
     per_case = stats.messages / max(stats.cases, 1)
     own = wall - stats.target_seconds
     ceiling = serve_sessions * per_case
-    failures = ", ".join(f.rule for f in outcome.failures) or "none"
     fresh_cases = stats.cases - stats.kept
     return [
+        _throughput_row(1, outcome, wall),
+        *parallel,
         Row(
             "3",
-            "fuzz → mcpref serve: checked messages per second",
-            messages_per_second / TARGET_MESSAGES_PER_SECOND,
-            "the target, 2,000 messages/s",
-            ">= 1",
-            messages_per_second >= TARGET_MESSAGES_PER_SECOND,
-            f"{messages_per_second:,.0f} msg/s: {stats.messages} messages in {stats.cases} cases, {wall:.1f} s; "
-            f"failures: {failures}",
-        ),
-        Row(
-            "3",
-            "fuzz → mcpref serve: fresh processes per second",
+            "fuzz --jobs 1 → mcpref serve: fresh processes per second",
             processes_per_second / serve_sessions,
             "bare sessions of mcpref serve (start, 1 ping, stop)",
             "",
@@ -110,7 +126,7 @@ def throughput() -> list[Row]:
         ),
         Row(
             "3",
-            "fuzz: generation + oracle time ÷ target time",
+            "fuzz --jobs 1: generation + oracle time ÷ target time",
             own / stats.target_seconds,
             "the target's own time in the same campaign",
             "< 1",

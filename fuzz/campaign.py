@@ -67,6 +67,11 @@ class Failure:
         return next(f for f in self.findings if f.rule == self.rule)
 
     @property
+    def size(self) -> tuple[int, int]:
+        """Smaller is a better reproducer: fewer bytes, then fewer chunks."""
+        return len(self.case.stream), len(self.case.chunks)
+
+    @property
     def needs_timing(self) -> bool:
         return self.rule == "FRAME-CHUNK-INVARIANT"
 
@@ -86,6 +91,36 @@ class Stats:
     fresh_seconds: float = 0.0  # the part of target_seconds spent on fresh runs
     oracle_seconds: float = 0.0  # judging what the target did
     first_failure: int | None = None  # the case at which the first failure showed
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a campaign is, for a progress line."""
+
+    cases: int
+    processes: int
+    messages: int
+    failing: frozenset[str]  # the rules found broken so far
+    elapsed: float
+    left: float
+
+    def __add__(self, other: Progress) -> Progress:
+        """Two campaigns run side by side, as one."""
+        return Progress(
+            self.cases + other.cases,
+            self.processes + other.processes,
+            self.messages + other.messages,
+            self.failing | other.failing,
+            max(self.elapsed, other.elapsed),
+            max(self.left, other.left),
+        )
+
+    def line(self) -> str:
+        return (
+            f"{self.cases} cases ({self.processes} processes), {self.messages} messages, "
+            f"{self.messages / max(self.elapsed, 1e-9):.0f} msg/s, {len(self.failing)} failing rules, "
+            f"{self.left:.0f}s left"
+        )
 
 
 @dataclass
@@ -137,11 +172,11 @@ class Campaign:
         *,
         profile: Profile = Profile.SPEC,
         budget: float = 60.0,
-        seed: int | None = None,
+        seed: int | str | None = None,
         version: str | None = None,
         directory: Path | None = None,
         timing: Timing | None = None,
-        progress: Callable[[str], None] | None = None,
+        progress: Callable[[Progress], None] | None = None,
     ) -> None:
         self.argv = argv
         self.profile = profile
@@ -157,6 +192,20 @@ class Campaign:
         self._last_progress = 0.0
         self._sessions: dict[bytes, Session] = {}
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
+
+    def side_by_side(self, index: int) -> Campaign:
+        """Job ``index`` of several run side by side (``fuzz.jobs``): this campaign's settings and
+        deadline, and a seed of its own (the first job keeps this one's)."""
+        seed = self.seed if self.seed is None or index == 0 else f"{self.seed}/{index}"
+        return Campaign(
+            self.argv,
+            profile=self.profile,
+            budget=self.stats.started + self.budget - time.monotonic(),
+            seed=seed,
+            version=self.version,
+            directory=self.directory,
+            timing=self.timing,
+        )
 
     def execute(self, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
         """Run and judge ``case``.
@@ -320,8 +369,7 @@ class Campaign:
 
     def _keep(self, failure: Failure) -> None:
         kept = self.best.get(failure.rule)
-        size = (len(failure.case.stream), len(failure.case.chunks))
-        if kept is None or size <= (len(kept.case.stream), len(kept.case.chunks)):
+        if kept is None or failure.size <= kept.size:
             self.best[failure.rule] = failure
 
     def _attribute(self, failure: Failure) -> Failure:
@@ -373,11 +421,16 @@ class Campaign:
         if now - self._last_progress < 0.5:
             return
         self._last_progress = now
-        elapsed = max(now - self.stats.started, 1e-9)
+        stats = self.stats
         self.progress(
-            f"{self.stats.cases} cases ({self.stats.processes} processes), {self.stats.messages} messages, "
-            f"{self.stats.messages / elapsed:.0f} msg/s, {len(self.best)} failing rules, "
-            f"{max(0.0, deadline - now):.0f}s left"
+            Progress(
+                stats.cases,
+                stats.processes,
+                stats.messages,
+                frozenset(self.best),
+                now - stats.started,
+                max(0.0, deadline - now),
+            )
         )
 
 
@@ -427,6 +480,6 @@ def relabel_false_line_ends(
     ]
 
 
-def stderr_progress(line: str) -> None:
-    sys.stderr.write(f"\r\x1b[K{line}")
+def stderr_progress(progress: Progress) -> None:
+    sys.stderr.write(f"\r\x1b[K{progress.line()}")
     sys.stderr.flush()

@@ -2,7 +2,7 @@
 
     mcpref serve   [--version-policy P] [--max-line-bytes N]
     mcpref fuzz    [--budget S] [--seed N] [--profile spec|strict] [--version V] [--report PATH]
-                   [--campaign-dir DIR] [--pause S] [--progress] [-- CMD [ARGS...]]
+                   [--campaign-dir DIR] [--pause S] [--jobs N] [--progress] [-- CMD [ARGS...]]
     mcpref check   [--profile spec|strict] [--json] [-- CMD [ARGS...]]
     mcpref replay  FILE [-- CMD [ARGS...]]
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
@@ -34,6 +34,7 @@ from . import compare as compare_command
 from . import vectors as vectors_command
 from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
 from .corpus import SCENARIOS, Scenario
+from .jobs import run_jobs
 from .report import (
     ReproducerError,
     finding_json,
@@ -73,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=Timing.pause,
         help="seconds to wait after each chunk of a fresh run",
+    )
+    fuzz.add_argument(
+        "--jobs", type=int, default=1, help="campaigns side by side, one process and seed each (default 1)"
     )
     fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
 
@@ -133,8 +137,8 @@ def _campaign_dir(command: list[str]) -> Path:
 
 
 def _fuzz(args: argparse.Namespace, command: list[str]) -> int:
-    if args.budget <= 0 or args.pause < 0:
-        print("mcpref: --budget must be positive and --pause not negative", file=sys.stderr)
+    if args.budget <= 0 or args.pause < 0 or args.jobs < 1:
+        print("mcpref: --budget must be positive, --pause not negative and --jobs at least 1", file=sys.stderr)
         return EXIT_USAGE
     profile = Profile(args.profile)
     directory = args.campaign_dir or _campaign_dir(command)
@@ -151,19 +155,20 @@ def _fuzz(args: argparse.Namespace, command: list[str]) -> int:
         timing=timing,
         progress=stderr_progress if show else None,
     )
-    outcome = campaign.run()
+    outcome = run_jobs(args.jobs, campaign)
     if show:
         sys.stderr.write("\n")
-    _print_fuzz_summary(outcome, command, profile, args.seed, directory)
+    _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory)
     if args.report is not None:
         write_atomic(
-            args.report, json.dumps(_fuzz_report(outcome, command, profile, args.seed, directory), indent=2) + "\n"
+            args.report,
+            json.dumps(_fuzz_report(outcome, command, profile, args.seed, args.jobs, directory), indent=2) + "\n",
         )
     return EXIT_FOUND if outcome.failures else EXIT_CLEAN
 
 
 def _fuzz_report(
-    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, directory: Path
+    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path
 ) -> dict[str, object]:
     stats = outcome.stats
     elapsed = time.monotonic() - stats.started
@@ -171,6 +176,7 @@ def _fuzz_report(
         "command": command,
         "profile": profile.value,
         "seed": seed,
+        "jobs": jobs,
         "cases": stats.cases,
         "messages": stats.messages,
         "processes": stats.processes,
@@ -197,13 +203,14 @@ def _fuzz_report(
 
 
 def _print_fuzz_summary(
-    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, directory: Path
+    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path
 ) -> None:
     stats = outcome.stats
     elapsed = max(time.monotonic() - stats.started, 1e-9)
     print(
         f"mcpref fuzz: {stats.cases} cases, {stats.messages} messages in {elapsed:.1f}s "
         f"({stats.messages / elapsed:.0f} msg/s), profile {profile.value}, seed {seed}"
+        + (f", {jobs} jobs" if jobs > 1 else "")
     )
     rows = [(f.rule, BY_ID[f.rule].level.value, "fail", f.finding.message) for f in outcome.failures]
     rows += [(rule, BY_ID[rule].level.value, "warn", f.message) for rule, f in outcome.warnings.items()]

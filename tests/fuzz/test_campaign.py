@@ -38,11 +38,13 @@ EXPECTED: dict[str, tuple[str, str]] = {
 }
 
 
-def campaign(tmp: Path, name: str, profile: str, target: list[str], budget: float) -> tuple[int, dict[str, object]]:
+def campaign(
+    tmp: Path, name: str, profile: str, target: list[str], budget: float, *options: str
+) -> tuple[int, dict[str, object]]:
     report = tmp / f"{name}-{profile}.json"
     command = [
         sys.executable, "-m", "fuzz.cli", "fuzz", "--seed", "1", "--budget", str(budget), "--profile", profile,
-        "--report", str(report), "--campaign-dir", str(tmp / f"{name}-{profile}"), "--", *target,
+        "--report", str(report), "--campaign-dir", str(tmp / f"{name}-{profile}"), *options, "--", *target,
     ]
     # Campaigns run untraced: coverage's subprocess hook would slow every target several times.
     env = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}

@@ -40,6 +40,7 @@ def test_check_passes_the_reference_and_fails_a_silent_server_with_the_right_id(
 def test_usage_errors_and_unstartable_targets_exit_2(tmp_path: Path) -> None:
     assert mcpref("fuzz", "--budget", "1", "--", str(tmp_path / "no-such-server")).returncode == 2
     assert mcpref("check", "--").returncode == 2
+    assert mcpref("fuzz", "--jobs", "0").returncode == 2
     assert mcpref("frobnicate").returncode == 2
 
 

@@ -1,0 +1,104 @@
+"""Campaigns side by side, one process each, merged into one outcome (``mcpref fuzz --jobs``).
+
+Each job is a ``Campaign`` of its own (``Campaign.side_by_side``), with its own target
+processes and seed. The jobs share the deadline and the campaign directory's example
+database, which Hypothesis writes one file at a time (a failure one job saves, every job
+replays first on the next run). Their outcomes are merged: counts added, each rule's
+smallest failure kept, and the first warning seen of each rule.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import operator
+import queue
+import traceback
+from multiprocessing.queues import Queue
+
+from reference.oracle import Finding
+
+from .campaign import Campaign, Failure, Outcome, Progress, Stats
+
+Message = tuple[int, Progress | Outcome | str]  # from job i: where it is, what it found, or its crash
+_ADDED = ("cases", "messages", "processes", "kept", "target_seconds", "fresh_seconds", "oracle_seconds")
+
+
+def _report(messages: Queue[Message], index: int, progress: Progress) -> None:
+    messages.put((index, progress))
+
+
+def _work(index: int, campaign: Campaign, progress: bool, messages: Queue[Message]) -> None:
+    try:
+        if progress:
+            campaign.progress = functools.partial(_report, messages, index)
+        messages.put((index, campaign.run()))
+    except BaseException:  # a crash of a job is our bug: the user must see it
+        messages.put((index, traceback.format_exc()))
+
+
+def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
+    """Run ``campaign`` as ``jobs`` jobs side by side; one job runs here, in this process."""
+    if jobs == 1:
+        return campaign.run()
+    context = multiprocessing.get_context("spawn")  # no state of this process leaks into the jobs
+    messages: Queue[Message] = context.Queue()
+    show = campaign.progress is not None
+    workers = [
+        context.Process(target=_work, args=(index, campaign.side_by_side(index), show, messages), daemon=True)
+        for index in range(jobs)
+    ]
+    for worker in workers:
+        worker.start()
+    outcomes: dict[int, Outcome] = {}
+    latest: dict[int, Progress] = {}
+    silent: set[int] = set()  # jobs seen ended with nothing sent, at the last look
+    try:
+        while len(outcomes) < jobs:
+            try:
+                index, item = messages.get(timeout=1.0)
+            except queue.Empty:
+                ended = {i for i, worker in enumerate(workers) if worker.exitcode is not None and i not in outcomes}
+                if ended & silent:
+                    raise RuntimeError(f"job {min(ended & silent)} ended without an outcome") from None
+                silent = ended  # its last message may still be on its way: look once more
+                continue
+            if isinstance(item, str):
+                raise RuntimeError(f"job {index} crashed:\n{item}")
+            if isinstance(item, Outcome):
+                outcomes[index] = item
+            elif campaign.progress is not None:
+                latest[index] = item
+                campaign.progress(functools.reduce(operator.add, latest.values()))
+    finally:
+        for worker in workers:
+            worker.join(timeout=5.0)
+            if worker.is_alive():
+                worker.kill()  # only after a crash of ours: a job's campaign ends its own targets
+    return merge([outcomes[index] for index in range(jobs)], campaign.stats.started)
+
+
+def merge(outcomes: list[Outcome], started: float) -> Outcome:
+    """One outcome for campaigns run side by side since ``started``."""
+    stats = Stats(started=started)
+    best: dict[str, Failure] = {}
+    warnings: dict[str, Finding] = {}
+    for outcome in outcomes:
+        part = outcome.stats
+        for name in _ADDED:
+            setattr(stats, name, getattr(stats, name) + getattr(part, name))
+        for rule, count in part.unconfirmed.items():
+            stats.unconfirmed[rule] = stats.unconfirmed.get(rule, 0) + count
+        # Case numbers count within a job: the earliest job to get there.
+        stats.fresh_only_from = _earliest(stats.fresh_only_from, part.fresh_only_from)
+        stats.first_failure = _earliest(stats.first_failure, part.first_failure)
+        for failure in outcome.failures:
+            if failure.rule not in best or failure.size < best[failure.rule].size:
+                best[failure.rule] = failure
+        for rule, finding in outcome.warnings.items():
+            warnings.setdefault(rule, finding)
+    return Outcome(list(best.values()), stats, warnings)
+
+
+def _earliest(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)

@@ -1,0 +1,63 @@
+"""``mcpref fuzz --jobs``: campaigns side by side, merged into one outcome."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from test_campaign import BUGGY, campaign
+
+from fuzz.campaign import Campaign, Failure, Outcome, Stats
+from fuzz.jobs import merge
+from fuzz.strategies import Case
+from fuzz.target import Run
+from reference.oracle import Finding, Observation
+
+
+def _failure(rule: str, lines: tuple[bytes, ...]) -> Failure:
+    finding = Finding(rule, True, 0, "m", "e", "a")
+    return Failure(rule, Case(lines), Run(Observation(()), None, b"", ()), [finding])
+
+
+def test_merged_outcomes_add_their_counts_and_keep_each_rules_smallest_failure() -> None:
+    small, large = _failure("RPC-PARSE-ERROR", (b"x\n",)), _failure("RPC-PARSE-ERROR", (b"xyz\n",))
+    other = _failure("STDIO-SURVIVE", (b"[[[\n",))
+    warning = Finding("RPC-BATCH", False, 1, "w", "e", "a")
+    first = Outcome([large, other], Stats(cases=10, messages=50, processes=2, unconfirmed={"RPC-ID-ECHO": 1}), {})
+    second = Outcome(
+        [small],
+        Stats(cases=7, messages=30, processes=1, first_failure=4, unconfirmed={"RPC-ID-ECHO": 2}),
+        {"RPC-BATCH": warning},
+    )
+    merged = merge([first, second], started=123.0)
+    assert (merged.stats.cases, merged.stats.messages, merged.stats.processes) == (17, 80, 3)
+    assert merged.stats.unconfirmed == {"RPC-ID-ECHO": 3}
+    assert (merged.stats.first_failure, merged.stats.fresh_only_from, merged.stats.started) == (4, None, 123.0)
+    assert merged.failures == [small, other]
+    assert merged.warnings == {"RPC-BATCH": warning}
+
+
+def test_the_first_job_takes_the_campaigns_seed_and_the_others_seeds_of_their_own() -> None:
+    seeds = [Campaign(["true"], seed=seed).side_by_side(index).seed for seed in (1, 2) for index in range(4)]
+    assert seeds[0] == 1 and seeds[4] == 2
+    assert len(set(seeds)) == 8
+    assert Campaign(["true"]).side_by_side(3).seed is None
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_two_jobs_find_the_bug_and_report_as_one_campaign(tmp_path: Path) -> None:
+    target = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
+    status, report = campaign(tmp_path, "silent", "spec", target, 10, "--jobs", "2")
+    assert status == 1
+    assert report["jobs"] == 2
+    failures = report["failures"]
+    assert isinstance(failures, list)
+    assert "RPC-PARSE-ERROR" in {failure["id"] for failure in failures}
+    assert isinstance(report["processes"], int) and report["processes"] >= 2  # a process per job at least
+
+
+def test_two_jobs_against_the_reference_find_nothing(tmp_path: Path) -> None:
+    status, report = campaign(tmp_path, "reference", "spec", [sys.executable, "-m", "reference"], 8, "--jobs", "2")
+    assert (status, report["failures"], report["jobs"]) == (0, [], 2)
+    assert isinstance(report["cases"], int) and report["cases"] > 20
