@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -169,26 +170,21 @@ _TOOL_CALLS: list[JsonDict] = [  # good calls first, so that shrinking prefers t
 ]
 TOOL_CALLS = st.sampled_from(_TOOL_CALLS)
 
-METHODS = st.sampled_from(
-    [
-        "ping",
-        "tools/list",
-        "tools/call",
-        "bogus/x",
-        "Tools/List",
-        "resources/list",
-        "prompts/list",
-        "logging/setLevel",
-        "initialize",  # again, after the handshake
-    ]
+METHODS = (
+    "ping",
+    "tools/list",
+    "tools/call",
+    "bogus/x",
+    "Tools/List",
+    "resources/list",
+    "prompts/list",
+    "logging/setLevel",
+    "initialize",  # again, after the handshake
 )
 
 
-@functools.cache  # one strategy per position, built once
-@st.composite
-def plain_request(draw: st.DrawFn, index: int) -> JsonDict:
+def plain_request(draw: st.DrawFn, index: int, method: str) -> JsonDict:
     request_id = valid_id(draw, index)
-    method = draw(METHODS, label="method")
     if method == "tools/call":
         return request(request_id, method, draw(TOOL_CALLS, label="call"))
     if method == "logging/setLevel":
@@ -202,24 +198,22 @@ def _nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-HOSTILE_KINDS = st.sampled_from(
-    [
-        "not-json",
-        "truncated",
-        "invalid-utf8",
-        "nan",
-        "deep",
-        "lone-surrogate",
-        "raw-separator",
-        "raw-cr",
-        "bom",
-        "huge",
-        "odd-id",
-        "bad-envelope",
-        "duplicate-key",
-        "extra-key",
-        "text",
-    ]
+HOSTILE_KINDS = (
+    "not-json",
+    "truncated",
+    "invalid-utf8",
+    "nan",
+    "deep",
+    "lone-surrogate",
+    "raw-separator",
+    "raw-cr",
+    "bom",
+    "huge",
+    "odd-id",
+    "bad-envelope",
+    "duplicate-key",
+    "extra-key",
+    "text",
 )
 INVALID_UTF8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf"])
 NON_FINITE = st.sampled_from(["NaN", "Infinity", "-Infinity"])
@@ -229,16 +223,14 @@ HUGE_SIZES = st.sampled_from(["answer", "line"])
 BAD_ENVELOPES = st.sampled_from(
     ["method-number", "jsonrpc-1", "no-jsonrpc", "params-string", "params-null", "scalar", "no-method"]
 )
+OVER_A_MEBIBYTE = b"x" * 1_200_000
 TEXT_LINES = st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=40)
 
 
-@functools.cache
-@st.composite
-def hostile_line(draw: st.DrawFn, index: int) -> bytes:
+def hostile_line(draw: st.DrawFn, index: int, kind: str) -> bytes:
     """A line that tests the peer's parser and framer, most carrying a request to answer."""
     request_id = valid_id(draw, index)
     ping = encode(request(request_id, "ping")).rstrip(b"\n")
-    kind = draw(HOSTILE_KINDS, label="hostile")
     if kind == "not-json":
         return b"pas du json\n"
     if kind == "truncated":
@@ -268,7 +260,7 @@ def hostile_line(draw: st.DrawFn, index: int) -> bytes:
     if kind == "huge":
         if draw(HUGE_SIZES) == "answer":  # an answer larger than a pipe's buffer
             return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "x" * 70_000}}))
-        return ping[:-1] + b',"params":{"x":"' + b"x" * 1_200_000 + b'"}}\n'  # a line over 1 MiB
+        return b"".join((ping[:-1], b',"params":{"x":"', OVER_A_MEBIBYTE, b'"}}\n'))  # a line over 1 MiB
     if kind == "odd-id":
         return encode(request(draw(INVALID_IDS), "ping"))
     if kind == "bad-envelope":
@@ -291,28 +283,43 @@ def hostile_line(draw: st.DrawFn, index: int) -> bytes:
     return text.encode() + b"\n"
 
 
-# Hostile lines are where servers break: three draws in seven, well-formed ones first.
-BODY_KINDS = st.sampled_from(["request", "hostile", "notification", "hostile", "response", "hostile", "batch"])
-NOTIFICATION_METHODS = st.sampled_from(
-    ["notifications/unknown", "notifications/cancelled", "notifications/initialized"]
-)
+NOTIFICATION_METHODS = ("notifications/unknown", "notifications/cancelled", "notifications/initialized")
 BATCH_MEMBERS = st.lists(st.integers(0, 2), max_size=3)
+# A body line's kind, each given a share in sevenths (hostile lines are where servers break),
+# and within it, its shape, evenly. One draw picks both: each draw costs a case time.
+_SHAPES_OF: dict[str, tuple[str, ...]] = {
+    "request": METHODS,
+    "notification": NOTIFICATION_METHODS,
+    "response": ("",),
+    "batch": ("",),
+    "hostile": HOSTILE_KINDS,
+}
+_SEVENTHS = {"request": 1, "notification": 1, "response": 1, "batch": 1, "hostile": 3}
+_SCALE = math.lcm(*(len(shapes) for shapes in _SHAPES_OF.values()))
+# Well-formed kinds first, so that shrinking prefers them.
+LINE_SHAPES = st.sampled_from(
+    [
+        (kind, shape)
+        for kind, shapes in _SHAPES_OF.items()
+        for shape in shapes
+        for _ in range(_SEVENTHS[kind] * _SCALE // len(shapes))
+    ]
+)
 
 
 @functools.cache
 @st.composite
 def body_line(draw: st.DrawFn, index: int) -> bytes:
-    kind = draw(BODY_KINDS, label="line")
+    kind, shape = draw(LINE_SHAPES, label="line")
     if kind == "request":
-        return encode(draw(plain_request(index)))
+        return encode(plain_request(draw, index, shape))
     if kind == "notification":
-        method = draw(NOTIFICATION_METHODS)
-        params: JsonDict | None = {"requestId": index - 1} if method == "notifications/cancelled" else None
-        return encode(notification(method, params))
+        params: JsonDict | None = {"requestId": index - 1} if shape == "notifications/cancelled" else None
+        return encode(notification(shape, params))
     if kind == "response":
         return encode({"jsonrpc": "2.0", "id": f"client-{index}", "result": {}})
     if kind == "hostile":
-        return draw(hostile_line(index))
+        return hostile_line(draw, index, shape)
     members = draw(BATCH_MEMBERS)
     batch = [
         request(f"b{index}-{n}", "ping") if m == 0 else notification("notifications/unknown") if m == 1 else 7
@@ -331,25 +338,41 @@ def _inside_string_ids(stream: bytes) -> list[int]:
     return positions
 
 
+FRESH_MAX_LINES = 8
+# A cut is drawn as (aimed or not, a 32-bit spot): a spot scales to the positions after the
+# handshake, or picks one of the aimed ones. Built once, unlike strategies bounded by each
+# case's length, which Hypothesis would validate anew every case.
+CUT_SPOTS = st.lists(st.tuples(st.booleans(), st.integers(0, 2**32 - 1)), max_size=8)
+EVERY_AIMED = st.booleans()
+
+
 @st.composite
-def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 8) -> Case:
+def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 32) -> Case:
     """A session: a handshake ordering, then well-formed and hostile lines, cut into chunks."""
     lines = [encode(message) for message in draw(handshake(version))]
-    count = draw(st.integers(0, max_lines), label="body lines")
+    plain = b"".join(lines[:2]) in PLAIN_HANDSHAKES
+    # The other orderings run in a fresh process, which pauses after every chunk: their
+    # bodies stay short, the handshake being what they test.
+    count = draw(st.integers(0, max_lines if plain else FRESH_MAX_LINES), label="body lines")
     lines += [draw(body_line(index)) for index in range(count)]
     stream = b"".join(lines)
     # A plain handshake is never cut, and always cut after, so that a kept process can run
     # the body; the other orderings test the cutting of handshakes.
-    head = len(lines[0]) + len(lines[1]) if b"".join(lines[:2]) in PLAIN_HANDSHAKES else 0
+    head = len(lines[0]) + len(lines[1]) if plain else 0
     cuts: tuple[int, ...] = (head,) if 0 < head < len(stream) else ()
-    if len(stream) - head > 1:
+    inside = len(stream) - head - 1  # the positions a cut can take, after the handshake's
+    if inside > 0:
         # Cuts anywhere, or aimed inside the multi-byte characters of string ids, where
         # per-chunk decoding breaks something the answer shows: some, or every one of them.
         aimed = [position for position in _inside_string_ids(stream) if position > head]
-        anywhere = st.integers(head + 1, len(stream) - 1)
-        position = st.one_of(anywhere, st.sampled_from(aimed)) if aimed else anywhere
-        some = st.sets(position, max_size=8)
-        drawn = draw(st.one_of(some, st.just(set(aimed[:64]))) if aimed else some, label="cuts")
-        cuts += tuple(sorted(drawn))
+        if len(aimed) > 0 and draw(EVERY_AIMED, label="cut at every aimed position"):
+            cuts += tuple(aimed[:64])
+        else:
+            spots = draw(CUT_SPOTS, label="cuts")
+            chosen = {
+                aimed[spot % len(aimed)] if at_aimed and aimed else head + 1 + (spot * inside >> 32)
+                for at_aimed, spot in spots
+            }
+            cuts += tuple(sorted(chosen))
     settle = 0.05 if any(b'"attendre"' in line for line in lines) else 0.0
     return Case(tuple(lines), cuts, settle)

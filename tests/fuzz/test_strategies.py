@@ -1,0 +1,55 @@
+"""The shape of generated cases: what each kind of line gets, where cuts fall, how long bodies are."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, find, given, settings
+
+from fuzz.strategies import (
+    FRESH_MAX_LINES,
+    HOSTILE_KINDS,
+    LINE_SHAPES,
+    METHODS,
+    PLAIN_HANDSHAKES,
+    Case,
+    _inside_string_ids,
+    cases,
+)
+
+
+def test_one_draw_gives_hostile_lines_three_sevenths_and_each_shape_its_even_part() -> None:
+    shapes = LINE_SHAPES.elements
+    kinds = Counter(kind for kind, _ in shapes)
+    assert {kind: count * 7 / len(shapes) for kind, count in kinds.items()} == {
+        "request": 1,
+        "notification": 1,
+        "response": 1,
+        "batch": 1,
+        "hostile": 3,
+    }
+    assert set(Counter(shape for kind, shape in shapes if kind == "hostile").values()) == {len(shapes) * 3 // 7 // 15}
+    assert {shape for kind, shape in shapes if kind == "hostile"} == set(HOSTILE_KINDS)
+    assert {shape for kind, shape in shapes if kind == "request"} == set(METHODS)
+    assert shapes[0] == ("request", "ping")  # shrinking goes toward a plain ping
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases())
+def test_cuts_fall_inside_the_stream_once_each_and_fresh_orderings_keep_short_bodies(case: Case) -> None:
+    assert list(case.cuts) == sorted(set(case.cuts))
+    assert all(0 < cut < len(case.stream) for cut in case.cuts)
+    if b"".join(case.lines[:2]) not in PLAIN_HANDSHAKES:
+        body = [line for line in case.lines if b'"init-' not in line and b"notifications/initialized" not in line]
+        assert len(body) <= FRESH_MAX_LINES
+
+
+def test_some_cases_cut_inside_every_multibyte_character_of_their_string_ids() -> None:
+    def cut_inside_every_one(case: Case) -> bool:
+        if not case.cuts:
+            return False
+        aimed = [position for position in _inside_string_ids(case.stream) if position > case.cuts[0]]
+        return len(aimed) >= 3 and set(aimed) <= set(case.cuts)  # never so by chance
+
+    found = find(cases(), cut_inside_every_one, settings=settings(max_examples=5_000, database=None))
+    assert found.cuts
