@@ -1,17 +1,18 @@
-"""``mcpref fuzz --jobs``: campaigns side by side, merged into one outcome."""
+"""How a campaign runs as a process: ``mcpref fuzz --jobs`` side by side, merged into one outcome; its GC setting."""
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
 import pytest
 from test_campaign import BUGGY, campaign
 
-from fuzz.campaign import Campaign, Failure, Outcome, Stats
+from fuzz.campaign import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
 from fuzz.jobs import merge
 from fuzz.strategies import Case
-from fuzz.target import Run
+from fuzz.target import Run, Timing
 from reference.oracle import Finding, Observation
 
 
@@ -61,3 +62,20 @@ def test_two_jobs_against_the_reference_find_nothing(tmp_path: Path) -> None:
     status, report = campaign(tmp_path, "reference", "spec", [sys.executable, "-m", "reference"], 8, "--jobs", "2")
     assert (status, report["failures"], report["jobs"]) == (0, [], 2)
     assert isinstance(report["cases"], int) and report["cases"] > 20
+
+
+def test_a_campaign_collects_young_objects_less_often_while_it_runs_and_restores_the_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[int] = []
+    execute = Campaign.execute
+
+    def noting(self: Campaign, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
+        seen.append(gc.get_threshold()[0])
+        return execute(self, case, timing)
+
+    monkeypatch.setattr(Campaign, "execute", noting)
+    before = gc.get_threshold()
+    Campaign([sys.executable, "-m", "reference"], budget=0.5, seed=1).run()
+    assert seen and set(seen) == {YOUNG_OBJECTS_PER_COLLECTION}
+    assert gc.get_threshold() == before
