@@ -307,9 +307,25 @@ LINE_SHAPES = st.sampled_from(
 )
 
 
+@dataclass(frozen=True)
+class DrawnLine:
+    """A body line as its strategy returns it.
+
+    Hypothesis holds every ``bytes`` value drawn for as long as it caches the test case
+    (up to ten thousand of them), but only a weak reference to other objects: a line of
+    a megabyte must not outlive its case.
+    """
+
+    data: bytes
+
+
 @functools.cache
 @st.composite
-def body_line(draw: st.DrawFn, index: int) -> bytes:
+def body_line(draw: st.DrawFn, index: int) -> DrawnLine:
+    return DrawnLine(_body_bytes(draw, index))
+
+
+def _body_bytes(draw: st.DrawFn, index: int) -> bytes:
     kind, shape = draw(LINE_SHAPES, label="line")
     if kind == "request":
         return encode(plain_request(draw, index, shape))
@@ -354,7 +370,7 @@ def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 32) -> C
     # The other orderings run in a fresh process, which pauses after every chunk: their
     # bodies stay short, the handshake being what they test.
     count = draw(st.integers(0, max_lines if plain else FRESH_MAX_LINES), label="body lines")
-    lines += [draw(body_line(index)) for index in range(count)]
+    lines += [draw(body_line(index)).data for index in range(count)]
     stream = b"".join(lines)
     # A plain handshake is never cut, and always cut after, so that a kept process can run
     # the body; the other orderings test the cutting of handshakes.

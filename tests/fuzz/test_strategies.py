@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from collections import Counter
 
 from hypothesis import HealthCheck, find, given, settings
@@ -53,3 +54,24 @@ def test_some_cases_cut_inside_every_multibyte_character_of_their_string_ids() -
 
     found = find(cases(), cut_inside_every_one, settings=settings(max_examples=5_000, database=None))
     assert found.cuts
+
+
+def test_lines_of_a_megabyte_do_not_outlive_their_case() -> None:
+    """Hypothesis keeps what it caches of each case; drawn lines are not part of that."""
+    huge = 0
+
+    @settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(case=cases())
+    def draw(case: Case) -> None:
+        nonlocal huge
+        huge += sum(len(line) > 1_000_000 for line in case.lines)
+
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        draw()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert huge >= 10  # enough of them to tell
+    assert kept < huge * 1_000_000 / 4
