@@ -59,7 +59,7 @@ peers: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python $(PEERS)/make_peers.py --budget $(PEERS_BUDGET) --seed 1
 
 # Issue 5's benchmarks (not part of `make test`): one table, every figure a ratio against a
-# reference point measured in the same run; about 3 minutes. The SDK peers are measured when
+# reference point measured in the same run; about 5 minutes. The SDK peers are measured when
 # installed (the same step as `make test`); py-spy is for `python -m bench.profile`.
 BENCH_TOOLS := $(VENV)/.bench-tools
 $(BENCH_TOOLS): $(STAMP)

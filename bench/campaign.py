@@ -1,4 +1,4 @@
-"""Items 3 and 4: what a fuzz campaign achieves, run with ``fuzz.campaign.Campaign`` as it is.
+"""Items 3 and 4: what a fuzz campaign achieves, run as ``mcpref fuzz`` runs it (``fuzz.jobs``).
 
 Item 3, throughput: a campaign against ``mcpref serve`` for ``THROUGHPUT_BUDGET``
 seconds, with one job and then with a job per core (``mcpref fuzz --jobs``); checked
