@@ -194,6 +194,7 @@ class Campaign:
         self._last_progress = 0.0
         self._sessions: dict[bytes, Session] = {}
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
+        self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
 
     def side_by_side(self, index: int) -> Campaign:
         """Job ``index`` of several run side by side (``fuzz.jobs``): this campaign's settings and
@@ -333,7 +334,7 @@ class Campaign:
         @given(case=cases(self.version))
         def probe(case: Case) -> None:
             now = time.monotonic()
-            if now > deadline + (GRACE_SECONDS if self.best else 0.0):
+            if now > deadline + (GRACE_SECONDS if self.best else 0.0) or (self.stopped and self.stopped()):
                 raise _BudgetSpent
             run, findings = self.execute(case)
             self.stats.cases += 1

@@ -15,10 +15,11 @@ import operator
 import queue
 import traceback
 from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Event
 
 from reference.oracle import Finding
 
-from .campaign import Campaign, Failure, Outcome, Progress, Stats
+from .campaign import GRACE_SECONDS, Campaign, Failure, Outcome, Progress, Stats
 
 Message = tuple[int, Progress | Outcome | str]  # from job i: where it is, what it found, or its crash
 _ADDED = ("cases", "messages", "processes", "kept", "target_seconds", "fresh_seconds", "oracle_seconds")
@@ -28,10 +29,11 @@ def _report(messages: Queue[Message], index: int, progress: Progress) -> None:
     messages.put((index, progress))
 
 
-def _work(index: int, campaign: Campaign, progress: bool, messages: Queue[Message]) -> None:
+def _work(index: int, campaign: Campaign, progress: bool, messages: Queue[Message], stop: Event) -> None:
     try:
         if progress:
             campaign.progress = functools.partial(_report, messages, index)
+        campaign.stopped = stop.is_set
         messages.put((index, campaign.run()))
     except BaseException:  # a crash of a job is our bug: the user must see it
         messages.put((index, traceback.format_exc()))
@@ -43,9 +45,10 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
         return campaign.run()
     context = multiprocessing.get_context("spawn")  # no state of this process leaks into the jobs
     messages: Queue[Message] = context.Queue()
+    stop = context.Event()
     show = campaign.progress is not None
     workers = [
-        context.Process(target=_work, args=(index, campaign.side_by_side(index), show, messages), daemon=True)
+        context.Process(target=_work, args=(index, campaign.side_by_side(index), show, messages, stop), daemon=True)
         for index in range(jobs)
     ]
     for worker in workers:
@@ -71,10 +74,11 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
                 latest[index] = item
                 campaign.progress(functools.reduce(operator.add, latest.values()))
     finally:
+        stop.set()  # after a crash, the other jobs end at their next case, and end their targets
         for worker in workers:
-            worker.join(timeout=5.0)
+            worker.join(timeout=GRACE_SECONDS + campaign.timing.answer_timeout)
             if worker.is_alive():
-                worker.kill()  # only after a crash of ours: a job's campaign ends its own targets
+                worker.kill()
     return merge([outcomes[index] for index in range(jobs)], campaign.stats.started)
 
 

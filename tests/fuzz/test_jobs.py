@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import subprocess
 import sys
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from test_campaign import BUGGY, campaign
 
 from fuzz.campaign import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
-from fuzz.jobs import merge
+from fuzz.jobs import merge, run_jobs
 from fuzz.strategies import Case
 from fuzz.target import Run, Timing
 from reference.oracle import Finding, Observation
@@ -79,3 +80,25 @@ def test_a_campaign_collects_young_objects_less_often_while_it_runs_and_restores
     Campaign([sys.executable, "-m", "reference"], budget=0.5, seed=1).run()
     assert seen and set(seen) == {YOUNG_OBJECTS_PER_COLLECTION}
     assert gc.get_threshold() == before
+
+
+class _Crashes(Campaign):
+    def run(self) -> Outcome:
+        raise ValueError("a bug of ours")
+
+
+def test_a_job_that_crashes_is_an_error_and_the_other_jobs_end_with_their_targets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marked = [sys.executable, "-X", f"pycache_prefix={tmp_path}", "-m", "reference"]  # findable by pgrep
+    side_by_side = Campaign.side_by_side
+
+    def second_crashes(self: Campaign, index: int) -> Campaign:
+        job = side_by_side(self, index)
+        return _Crashes(marked) if index == 1 else job
+
+    monkeypatch.setattr(Campaign, "side_by_side", second_crashes)
+    with pytest.raises(RuntimeError, match=r"(?s)job 1 crashed:.*a bug of ours"):
+        run_jobs(2, Campaign(marked, budget=60, seed=1))
+    left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True, check=False)
+    assert left.stdout == ""
