@@ -154,8 +154,10 @@ def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
             return True
         if message.get("method") == "initialize":
             ids.append(message["id"])
+    if not ids:
+        return False
     refused = 0
-    for line in output if ids else ():
+    for line in output:
         try:
             answer = json.loads(line)
         except ValueError:
