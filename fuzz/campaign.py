@@ -3,9 +3,15 @@
 Hypothesis does the searching, shrinking and remembering: each distinct rule broken
 raises its own exception type, so ``report_multiple_bugs`` shrinks each separately, and
 the example database under the campaign directory replays earlier failures first on the
-next run. The budget is enforced from inside the test: once it is spent, a
-``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for a failure)
-ends the run; shrinking already under way may use a few seconds of grace.
+next run. A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
+what they found is shrunk, until N cases more have run at most. A budget in seconds is enforced from inside the test: once it
+is spent, a ``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for a
+failure) ends the run; shrinking already under way may use a few seconds of grace.
+
+A seed and a case budget give the same cases on any machine: what a case shows does
+not depend on the machine's speed (``fuzz.waiting``), and Hypothesis's engine, whose one
+use of a clock is to stop looking for more bugs ten seconds after the first, sees a clock
+that stands still, so that its own count of calls ends that search instead.
 
 Most cases start with the plain handshake and run in a process kept for it (see
 ``Campaign.execute``): a process start costs more than a case. Only fresh processes
@@ -25,10 +31,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from unittest import mock
 
 from hypothesis import HealthCheck, Phase, Verbosity, event, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.internal.conjecture import engine
 
 from reference.oracle import Finding, Profile, Status, judge
 
@@ -55,6 +63,17 @@ def _divergence(rule: str) -> type[Divergence]:
 
 class _BudgetSpent(BaseException):
     pass
+
+
+class _StillClock:
+    """The ``time`` module as Hypothesis's engine sees it during a campaign: ``monotonic`` stands still."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+    @staticmethod
+    def monotonic() -> float:
+        return 0.0
 
 
 @dataclass
@@ -176,6 +195,7 @@ class Campaign:
         *,
         profile: Profile = Profile.SPEC,
         budget: float = 60.0,
+        max_cases: int | None = None,
         seed: int | str | None = None,
         version: str | None = None,
         directory: Path | None = None,
@@ -185,6 +205,7 @@ class Campaign:
         self.argv = argv
         self.profile = profile
         self.budget = budget
+        self.max_cases = max_cases  # cases generated at most (Hypothesis's max_examples); as many to shrink
         self.seed = seed
         self.version = version
         self.directory = directory
@@ -198,14 +219,16 @@ class Campaign:
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
         self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
 
-    def side_by_side(self, index: int) -> Campaign:
-        """Job ``index`` of several run side by side (``fuzz.jobs``): this campaign's settings and
-        deadline, and a seed of its own (the first job keeps this one's)."""
+    def side_by_side(self, index: int, jobs: int) -> Campaign:
+        """Job ``index`` of ``jobs`` run side by side (``fuzz.jobs``): this campaign's settings and
+        deadline, its share of the case budget, and a seed of its own (the first job keeps this one's)."""
         seed = self.seed if self.seed is None or index == 0 else f"{self.seed}/{index}"
+        share = None if self.max_cases is None else self.max_cases // jobs + int(index < self.max_cases % jobs)
         return Campaign(
             self.argv,
             profile=self.profile,
             budget=self.stats.started + self.budget - time.monotonic(),
+            max_cases=share,
             seed=seed,
             version=self.version,
             directory=self.directory,
@@ -314,7 +337,8 @@ class Campaign:
         thresholds = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
         try:
-            return self._run()
+            with mock.patch.object(engine, "time", _StillClock()):
+                return self._run()
         finally:
             gc.set_threshold(*thresholds)
             self.close()
@@ -324,7 +348,7 @@ class Campaign:
         database = DirectoryBasedExampleDatabase(str(self.directory / "examples")) if self.directory else None
 
         @settings(
-            max_examples=10**9,
+            max_examples=self.max_cases or 10**9,
             deadline=None,
             database=database,
             suppress_health_check=list(HealthCheck),
@@ -336,7 +360,11 @@ class Campaign:
         @given(case=cases(self.version))
         def probe(case: Case) -> None:
             now = time.monotonic()
-            if now > deadline + (GRACE_SECONDS if self.best else 0.0) or (self.stopped and self.stopped()):
+            if (
+                now > deadline + (GRACE_SECONDS if self.best else 0.0)
+                or (self.max_cases is not None and self.stats.cases >= 2 * self.max_cases)
+                or (self.stopped and self.stopped())
+            ):
                 raise _BudgetSpent
             run, findings = self.execute(case)
             self.stats.cases += 1

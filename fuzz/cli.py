@@ -1,15 +1,18 @@
 """The ``mcpref`` command.
 
     mcpref serve   [--version-policy P] [--max-line-bytes N]
-    mcpref fuzz    [--budget S] [--seed N] [--profile spec|strict] [--version V] [--report PATH]
-                   [--campaign-dir DIR] [--pause S] [--jobs N] [--progress] [-- CMD [ARGS...]]
-    mcpref check   [--profile spec|strict] [--json] [-- CMD [ARGS...]]
-    mcpref replay  FILE [-- CMD [ARGS...]]
-    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--version V]
+                   [--report PATH] [--campaign-dir DIR] [--pause S] [--jobs N] [--progress]
+                   [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
+    mcpref check   [--profile spec|strict] [--json] [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
+    mcpref replay  FILE [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--idle-limit S] [--wait-limit S]
+                   -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
     mcpref vectors export DIR
 
 The target command is an argv list taken after ``--`` and started without a shell; with
-none, the target is the bundled reference server. Exit status: 0 nothing found, 1
+none, the target is the bundled reference server. ``--idle-limit`` and ``--wait-limit``
+set how long a target is waited for (``fuzz.waiting``). Exit status: 0 nothing found, 1
 failures found, 2 bad usage or a target that could not be started at all.
 """
 
@@ -18,11 +21,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import re
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from reference import server
@@ -32,6 +37,7 @@ from reference.versions import SUPPORTED_NAMES
 
 from . import compare as compare_command
 from . import vectors as vectors_command
+from . import waiting
 from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
 from .corpus import SCENARIOS, Scenario
 from .jobs import run_jobs
@@ -49,6 +55,7 @@ from .target import Run, TargetError, Timing, run_case
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_TARGET = [sys.executable, "-m", "reference"]
+DEFAULT_BUDGET = 60.0
 
 
 def _profile(text: str) -> Profile:
@@ -63,7 +70,20 @@ def build_parser() -> argparse.ArgumentParser:
     profiles = [p.value for p in Profile]
 
     fuzz = commands.add_parser("fuzz", help="run a Hypothesis campaign against a server command")
-    fuzz.add_argument("--budget", type=float, default=60.0, help="seconds of generation (default 60)")
+    fuzz.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help=f"seconds of generation (default {DEFAULT_BUDGET:g}, or no limit with --max-cases)",
+    )
+    fuzz.add_argument(
+        "--max-cases",
+        type=int,
+        default=None,
+        metavar="N",
+        help="cases generated at most, and as many more to shrink what they found; "
+        "with --seed, the same cases on any machine",
+    )
     fuzz.add_argument("--seed", type=int, default=None, help="Hypothesis seed, for a reproducible campaign")
     fuzz.add_argument("--profile", choices=profiles, default="spec")
     fuzz.add_argument("--version", choices=SUPPORTED_NAMES, default=None, help="negotiate only this version")
@@ -79,13 +99,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=int, default=1, help="campaigns side by side, one process and seed each (default 1)"
     )
     fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+    waiting.add_arguments(fuzz)
 
     check = commands.add_parser("check", help="run the fixed corpus and print one row per requirement")
     check.add_argument("--profile", choices=profiles, default="spec")
     check.add_argument("--json", action="store_true", help="machine-readable output")
+    waiting.add_arguments(check)
 
     replay = commands.add_parser("replay", help="re-run a saved failing case")
     replay.add_argument("file", type=Path)
+    waiting.add_arguments(replay)
 
     compare = commands.add_parser("compare", help="run the fixed corpus against several commands, one matrix")
     compare_command.add_arguments(compare)
@@ -112,16 +135,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("-- must be followed by a command")
     if args.command == "serve":
         return server.run(args)
+    if args.command == "vectors":
+        return vectors_command.run(args)
+    try:
+        timing = Timing(patience=waiting.from_arguments(args))
+    except ValueError as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         if args.command == "fuzz":
-            return _fuzz(args, target or DEFAULT_TARGET)
+            return _fuzz(args, target or DEFAULT_TARGET, timing)
         if args.command == "check":
-            return _check(args, target or DEFAULT_TARGET)
+            return _check(args, target or DEFAULT_TARGET, timing)
         if args.command == "compare":
-            return compare_command.run(args, target)
-        if args.command == "vectors":
-            return vectors_command.run(args)
-        return _replay(args, target)
+            return compare_command.run(args, target, timing)
+        return _replay(args, target, timing)
     except TargetError as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -136,19 +164,24 @@ def _campaign_dir(command: list[str]) -> Path:
     return Path("campaigns") / f"{name}-{digest}"
 
 
-def _fuzz(args: argparse.Namespace, command: list[str]) -> int:
-    if args.budget <= 0 or args.pause < 0 or args.jobs < 1:
+def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
+    if (args.budget is not None and args.budget <= 0) or args.pause < 0 or args.jobs < 1:
         print("mcpref: --budget must be positive, --pause not negative and --jobs at least 1", file=sys.stderr)
         return EXIT_USAGE
+    if args.max_cases is not None and args.max_cases < 1:
+        print("mcpref: --max-cases must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    budget = args.budget if args.budget is not None else DEFAULT_BUDGET if args.max_cases is None else math.inf
     profile = Profile(args.profile)
     directory = args.campaign_dir or _campaign_dir(command)
-    timing = Timing(pause=args.pause)
+    timing = replace(timing, pause=args.pause)
     run_case(command, [], timing)  # raises TargetError when the command cannot start at all
     show = args.progress or sys.stderr.isatty()
     campaign = Campaign(
         command,
         profile=profile,
-        budget=args.budget,
+        budget=budget,
+        max_cases=args.max_cases,
         seed=args.seed,
         version=args.version,
         directory=directory,
@@ -254,9 +287,8 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     return run, findings
 
 
-def check_rows(command: list[str], profile: Profile) -> list[dict[str, object]]:
+def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dict[str, object]]:
     """One row per requirement: pass, warn, fail, or n/a when the corpus does not exercise it."""
-    timing = Timing()
     run_case(command, [], timing)
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda s: run_scenario(s, command, timing), SCENARIOS))
@@ -283,9 +315,9 @@ def check_rows(command: list[str], profile: Profile) -> list[dict[str, object]]:
     return rows
 
 
-def _check(args: argparse.Namespace, command: list[str]) -> int:
+def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     profile = Profile(args.profile)
-    rows = check_rows(command, profile)
+    rows = check_rows(command, profile, timing)
     if args.json:
         print(json.dumps({"command": command, "profile": profile.value, "rules": rows}, indent=2))
     else:
@@ -299,10 +331,10 @@ def _check(args: argparse.Namespace, command: list[str]) -> int:
     return EXIT_FOUND if any(row["status"] == "fail" for row in rows) else EXIT_CLEAN
 
 
-def _replay(args: argparse.Namespace, command: list[str] | None) -> int:
+def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
     reproducer = load_reproducer(args.file)
     argv = command or reproducer.argv
-    run = run_case(argv, reproducer.chunks, Timing(), settle=reproducer.settle)
+    run = run_case(argv, reproducer.chunks, timing, settle=reproducer.settle)
     findings = judge(b"".join(reproducer.chunks), run.observation)
     for line in transcript(reproducer.chunks, run):
         print(line)

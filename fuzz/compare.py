@@ -1,6 +1,7 @@
 """``mcpref compare``: the fixed corpus of ``check`` against several commands, as one matrix.
 
-    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--idle-limit S] [--wait-limit S]
+                   -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
 
 Each command is started without a shell and judged by ``check_rows`` exactly as ``mcpref
 check`` would judge it alone; the matrix has one row per requirement ID and one column per
@@ -19,6 +20,7 @@ from pathlib import Path
 from reference.oracle import Profile
 from reference.rules import RULES
 
+from . import waiting
 from .target import TargetError, Timing, run_case
 
 SEPARATOR = "---"
@@ -39,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="column name of the next command, once per command in order (default: from the command)",
     )
+    waiting.add_arguments(parser)
 
 
 def split_commands(argv: Sequence[str]) -> list[list[str]]:
@@ -60,16 +63,18 @@ def default_labels(commands: Sequence[Sequence[str]]) -> list[str]:
     return [f"{name}#{index + 1}" if names.count(name) > 1 else name for index, name in enumerate(names)]
 
 
-def matrix(commands: Sequence[list[str]], labels: Sequence[str], profile: Profile) -> dict[str, object]:
+def matrix(
+    commands: Sequence[list[str]], labels: Sequence[str], profile: Profile, timing: Timing
+) -> dict[str, object]:
     """Every command through the corpus; raises ``TargetError`` naming a command that cannot start."""
     from .cli import check_rows  # here, not at the top: the command line imports this module
 
     for label, command in zip(labels, commands, strict=True):
         try:
-            run_case(command, [], Timing())
+            run_case(command, [], timing)
         except TargetError as exc:
             raise TargetError(f"{label}: {exc}") from None
-    per_command = [check_rows(command, profile) for command in commands]
+    per_command = [check_rows(command, profile, timing) for command in commands]
     rules: list[dict[str, object]] = []
     for index, rule in enumerate(RULES):
         statuses: dict[str, object] = {}
@@ -116,7 +121,7 @@ def render(result: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace, target: list[str] | None) -> int:
+def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> int:
     """The ``compare`` subcommand; ``target`` is everything after the first ``--``."""
     try:
         if not target:
@@ -131,7 +136,7 @@ def run(args: argparse.Namespace, target: list[str] | None) -> int:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        result = matrix(commands, labels, Profile(args.profile))
+        result = matrix(commands, labels, Profile(args.profile), timing)
     except TargetError as exc:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE

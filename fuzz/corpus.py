@@ -285,7 +285,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     _scenario(
         "line over 1 MiB",
-        ("FRAME-MAX-LINE", "STDIO-SURVIVE"),
+        ("FRAME-MAX-LINE", "STDIO-SURVIVE", "STDIO-LATENCY"),
         *_ready(),
         *_lines(call(1, "echo", {"text": "x" * 1_200_000})),
     ),

@@ -48,7 +48,7 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
     stop = context.Event()
     show = campaign.progress is not None
     workers = [
-        context.Process(target=_work, args=(index, campaign.side_by_side(index), show, messages, stop), daemon=True)
+        context.Process(target=_work, args=(index, campaign.side_by_side(index, jobs), show, messages, stop), daemon=True)
         for index in range(jobs)
     ]
     for worker in workers:
@@ -76,7 +76,7 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
     finally:
         stop.set()  # after a crash, the other jobs end at their next case, and end their targets
         for worker in workers:
-            worker.join(timeout=GRACE_SECONDS + campaign.timing.answer_timeout)
+            worker.join(timeout=GRACE_SECONDS + campaign.timing.patience.limit)
             if worker.is_alive():
                 worker.kill()
     return merge([outcomes[index] for index in range(jobs)], campaign.stats.started)

@@ -8,8 +8,10 @@ could otherwise answer the probe first and the request after the case ended). Th
 liveness probe (a ``ping`` with a unique string id) tells an answering server from a
 dead or deaf one.
 
-The driver never blocks on the target: stdin is written without blocking, stdout and
-stderr are read as they come, every wait has a deadline, stdout is capped, and the
+How long each wait lasts is ``fuzz.waiting``'s to say: a target is waited for while it
+shows signs of work, and given up on when it shows none, so that slow is never taken for
+dead. The driver never blocks on the target: stdin is written without blocking, stdout and
+stderr are read as they come, every wait ends, stdout is capped, and the
 target runs in its own process group, which is killed at the end of the case, so no
 child process outlives it. ``run_case`` runs one case in a fresh process; a ``Session``
 keeps one process for many. A target that cannot be started raises ``TargetError``.
@@ -29,10 +31,12 @@ import signal
 import subprocess
 import termios
 import time
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from reference.oracle import Observation
+
+from .waiting import Patience, Sample, Verdict, Wait
 
 SENTINEL_ID = "mcpref-sentinel"
 SENTINEL_IDS = (SENTINEL_ID, SENTINEL_ID + "-2")
@@ -58,12 +62,40 @@ class TargetError(Exception):
     """The target command could not be started at all."""
 
 
+# Most waits end within this; sampling the target's signs of work costs tens of microseconds.
+QUICK = 0.001
+
+
+def _cpu(pid: int) -> tuple[int, bool]:
+    """CPU time (ns) of ``pid``'s threads and its descendants', and whether one of them is runnable
+    or in uninterruptible sleep: a wrapper (``npx``, ``uv run``, a shell) does its work in a child.
+    (0, False) where /proc cannot tell."""
+    used, running, pids = 0, False, [pid]
+    while pids:
+        base = f"/proc/{pids.pop()}/task"
+        try:
+            tasks = os.listdir(base)
+        except OSError:
+            continue  # ended meanwhile
+        for task in tasks:
+            try:
+                with open(f"{base}/{task}/stat", "rb") as stat:
+                    running |= stat.read().rsplit(b")", 1)[1].split()[0] in (b"R", b"D")
+                with open(f"{base}/{task}/schedstat", "rb") as schedstat:
+                    used += int(schedstat.read().split()[0])
+                with open(f"{base}/{task}/children", "rb") as children:
+                    pids.extend(int(child) for child in children.read().split())
+            except (OSError, IndexError, ValueError):
+                continue  # a thread that ended meanwhile
+    return used, running
+
+
 @dataclass(frozen=True)
 class Timing:
     pause: float = 0.003  # after each chunk of a fresh run
-    answer_timeout: float = 3.0  # for the liveness probe's answer (after a first 0.5 s try)
     settle: float = 0.01  # after the probe's answer, for late or repeated answers
     max_output: int = 16 * 1024 * 1024  # stdout bytes kept per case
+    patience: Patience = field(default_factory=Patience)  # how long a target is waited for
 
 
 @dataclass(frozen=True)
@@ -107,9 +139,13 @@ class Process:
         self.probes: tuple[str, ...] = SENTINEL_IDS  # the probe ids whose answer shows the target alive
         self.sentinel_seen = False
         self.received = 0  # stdout bytes so far, against max_output
+        self.err_received = 0
+        self.written = 0  # bytes written to stdin so far
         self.writing = False
         self.waits_for_reads = True
-        self.cpu_ns = 0  # the CPU time of the target's threads when ``working`` last looked
+        self.first_read_at: float | None = None  # when the target was first seen to read its stdin
+        self.slowest = 0.0  # the longest wait for the target once it had started (STDIO-LATENCY)
+        self.gave_up = ""  # why the last wait for the target ended without what it waited for
 
     def _select(self, timeout: float) -> None:
         """Read what comes within ``timeout``: one pass over the ready pipes."""
@@ -128,10 +164,49 @@ class Process:
             if left <= 0:
                 return
 
-    def wait_for_sentinel(self, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while self.stdout_open and not self.sentinel_seen and (left := deadline - time.monotonic()) > 0:
-            self._select(left)
+    def consumed(self) -> int:
+        """Bytes the target has read from its stdin so far; the first seen marks the end of its start-up."""
+        if not self.stdin_open:
+            return self.written
+        consumed = self.written - _unread(self.stdin)
+        if consumed and self.first_read_at is None:
+            self.first_read_at = time.monotonic()
+        return consumed
+
+    def sample(self) -> Sample:
+        """The target's signs of work so far (``fuzz.waiting``)."""
+        cpu, running = _cpu(self.proc.pid)
+        return Sample(cpu, running, self.received + self.err_received, self.consumed())
+
+    def took(self, started: float) -> None:
+        """A wait that began at ``started`` got what it waited for: its length counts from the
+        target's first read, so that a start-up is never counted (STDIO-LATENCY)."""
+        if self.first_read_at is not None:
+            self.slowest = max(self.slowest, time.monotonic() - max(started, self.first_read_at))
+
+    def wait_until(self, done: Callable[[], bool], *, idle: float | None = None, poll: bool = False) -> bool:
+        """Read as output comes until ``done()``, or until the waiting policy gives up on the target.
+
+        Returns whether it got there; when not, ``gave_up`` says why. With ``poll`` the pipes
+        are polled finely: what is awaited (a read by the target) wakes nothing here.
+        """
+        started = now = time.monotonic()
+        wait: Wait | None = None
+        while not done():
+            if wait is None and now - started >= QUICK:
+                wait = Wait(self.timing.patience, now, self.sample(), idle)
+            if wait is not None and wait.due(now):
+                verdict = wait.observe(now, self.sample())
+                if verdict is not Verdict.WAIT:
+                    self.gave_up = wait.why(verdict)
+                    return False
+            if poll:
+                self._select(0)
+                time.sleep(0.00005 if now - started < 0.01 else 0.001)
+            else:
+                self._select(QUICK if wait is None else wait.timeout(now))
+            now = time.monotonic()
+        return True
 
     def _read(self, fd: int, which: str) -> None:
         try:
@@ -140,6 +215,7 @@ class Process:
             return
         if which == "err":
             self.err += data
+            self.err_received += len(data)
             del self.err[: max(0, len(self.err) - 8192)]
             if not data:
                 self.selector.unregister(fd)
@@ -184,18 +260,24 @@ class Process:
     def write(self, data: bytes) -> None:
         """Write all of ``data`` (reading meanwhile), unless the target stops reading."""
         view = memoryview(data)
-        deadline = time.monotonic() + self.timing.answer_timeout
+        wait: Wait | None = None
         self.writing = True
         try:
             while view and self.stdin_open:
                 try:
-                    view = view[os.write(self.stdin, view) :]
+                    written = os.write(self.stdin, view)
+                    self.written += written
+                    view = view[written:]
                 except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        self.notes.append("the target stopped reading its stdin")
+                    now = time.monotonic()
+                    self.consumed()  # the target's first read may be under way
+                    if wait is None:
+                        wait = Wait(self.timing.patience, now, self.sample())
+                    elif wait.due(now) and (verdict := wait.observe(now, self.sample())) is not Verdict.WAIT:
+                        self.notes.append(f"the target stopped reading its stdin: {wait.why(verdict)}")
                         self.stdin_open = False
-                    else:
-                        self._wait_writable(0.005)
+                        break
+                    self._wait_writable(wait.timeout(now))
                 except (BrokenPipeError, ConnectionResetError):
                     self.notes.append("the target closed its stdin")
                     self.stdin_open = False
@@ -215,49 +297,66 @@ class Process:
         finally:
             self.selector.unregister(self.stdin)
 
-    def working(self) -> bool:
-        """Whether a thread of the target is running, or they ran for over 1 ms since the last
-        call (False where /proc cannot tell). Clock ticks are too coarse for this: nanoseconds."""
-        running, used = False, 0
-        try:
-            tasks = list(Path(f"/proc/{self.proc.pid}/task").iterdir())
-        except OSError:
-            return False
-        for task in tasks:
-            try:
-                running |= (task / "stat").read_text().rsplit(")", 1)[1].split()[0] == "R"
-                used += int((task / "schedstat").read_text().split()[0])
-            except (OSError, IndexError, ValueError):
-                continue  # a thread that ended meanwhile
-        before, self.cpu_ns = self.cpu_ns, used
-        return running or used - before > 1_000_000
-
     def send(self, chunk: bytes, pause: float) -> None:
         """Write one chunk, so that the target reads it on its own, then read for ``pause``.
 
         Without a pause, a target not seen to read could get two chunks in one read.
         """
+        started = time.monotonic()
         self.write(chunk)
-        self.wait_until_read()
+        if self.wait_until_read():
+            self.took(started)
         self.pump(pause if self.waits_for_reads else max(pause, self.timing.pause))
 
-    def wait_until_read(self) -> None:
+    def wait_until_read(self) -> bool:
         """Wait until the target has read all we wrote, so that the next write is a read of its own.
 
         Pauses alone do not keep chunks apart: a target still starting up finds them all
-        waiting in the pipe and reads them at once. A target that does not read within the
-        timeout is not waited for again.
+        waiting in the pipe and reads them at once. A target that the policy gives up on
+        is not waited for again; one that has ended leaves its unread bytes in the pipe.
+        Returns whether the target read it all.
         """
-        deadline = time.monotonic() + self.timing.answer_timeout
-        # A target that has ended leaves its unread bytes in the pipe: nothing to wait for.
-        while self.stdin_open and self.waits_for_reads and _unread(self.stdin) > 0 and self.proc.poll() is None:
-            if time.monotonic() > deadline:
-                self.notes.append("the target did not read its stdin in time")
-                self.waits_for_reads = False
-                return
-            # A read by the target wakes nothing here: poll, more finely than epoll's milliseconds.
-            self._select(0)
-            time.sleep(0.00005)
+        if not (self.stdin_open and self.waits_for_reads):
+            return False
+        if not self.wait_until(
+            lambda: not self.stdin_open or self.consumed() == self.written or self.proc.poll() is not None, poll=True
+        ):
+            self.notes.append(f"the target did not read its stdin: {self.gave_up}")
+            self.waits_for_reads = False
+        return self.stdin_open and self.consumed() == self.written
+
+    def send_probe(self, data: bytes, idle: float | None = None) -> bool:
+        """Write a probe and wait for its answer; whether it came."""
+        started = time.monotonic()
+        self.write(data)
+        if self.stdin_open and self.await_probe(idle) and self.sentinel_seen:
+            self.took(started)
+            return True
+        return False
+
+    def await_probe(self, idle: float | None = None) -> bool:
+        """Wait for the answer to a probe already written; whether it came."""
+        return self.wait_until(
+            lambda: self.sentinel_seen or not self.stdout_open or self.proc.poll() is not None, idle=idle
+        )
+
+    def read_on(self, settle: float) -> None:
+        """Read for ``settle``, then on while the target works: a server that answers out of order
+        may still owe answers the probe overtook."""
+        self.pump(settle)
+        self.wait_until(lambda: not self.stdout_open, idle=self.timing.settle)
+        self.pump(0)  # what it wrote as its work ended, after the last look
+
+    def ending(self) -> str:
+        """Why the target is not seen alive and answering, for STDIO-SURVIVE."""
+        status = self.proc.poll()
+        if status is not None:
+            return f"exited with status {status}"
+        if not self.stdout_open:
+            return "closed its stdout" if self.received <= self.timing.max_output else "stdout over its cap"
+        if not self.stdin_open:
+            return "stopped reading its stdin"
+        return f"no answer to the liveness ping: {self.gave_up}"
 
     def close_stdin(self) -> None:
         if self.stdin_open:
@@ -299,35 +398,24 @@ def run_case(
             process.send(chunk, timing.pause)
         if eof:
             process.close_stdin()
-            process.pump(timing.answer_timeout + settle)
-            if not process.stdout_open:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.proc.wait(timing.answer_timeout)
-            survived = True  # what an exit means after EOF is the caller's to judge (STDIO-EOF-DRAIN)
+            process.pump(settle)
+            # What an exit means after EOF is the caller's to judge (STDIO-EOF-DRAIN).
+            process.wait_until(lambda: not process.stdout_open and process.proc.poll() is not None)
+            survived = True
         else:
             # Two probes: a target that drops what shares a read with other bytes still answers
             # the second, lone one, and is then found for what it dropped, not taken for dead.
-            process.write(SENTINEL)
-            if process.stdin_open:
-                process.wait_for_sentinel(min(0.5, timing.answer_timeout))
-            if process.stdin_open and not process.sentinel_seen and process.stdout_open:
-                process.write(SECOND_SENTINEL)
-                process.wait_for_sentinel(timing.answer_timeout)
-            process.working()
-            process.pump(timing.settle + settle)
-            # A server that answers out of order may still owe answers the probe overtook:
-            # wait while it works (a slow answer to a long line takes it tens of milliseconds).
-            deadline = time.monotonic() + timing.answer_timeout
-            worked = False
-            while process.stdout_open and process.working() and time.monotonic() < deadline:
-                worked = True
-                process.pump(timing.settle)
-            if worked:
-                process.pump(timing.settle)  # what it wrote as its work ended, after the last read
+            answered = process.send_probe(SENTINEL, timing.patience.retry)
+            if not answered and process.stdin_open and process.stdout_open and process.proc.poll() is None:
+                process.send_probe(SECOND_SENTINEL)
+            process.read_on(timing.settle + settle)
             survived = process.sentinel_seen and process.proc.poll() is None
+        ending = "" if survived else process.ending()  # before the kill at the end of the case
     finally:
         status, trailing = process.finish()
-    observation = Observation(tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS, eof)
+    observation = Observation(
+        tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS, eof, process.slowest, ending
+    )
     return Run(observation, status, bytes(process.err), tuple(process.notes))
 
 
@@ -347,19 +435,18 @@ class Session:
         self.timing = timing
         self.process = process or Process(argv, timing)
         self.cases = 0
-        self.alive = self._probe([handshake], timing.answer_timeout)  # a fresh target may take its time
+        self.alive = self._probe([handshake], None)  # a fresh target may take its time to start
         self.first_probe = self.process.probes[0]
         self.handshake_output = tuple(self.process.lines)
 
-    def _probe(self, chunks: list[bytes], timeout: float) -> bool:
+    def _probe(self, chunks: list[bytes], idle: float | None) -> bool:
         """Write ``chunks`` as a case does, then a probe; whether the target answered it and can go on."""
         process = self.process
         for chunk in chunks:
             process.send(chunk, 0.0)
         process.probes = (f"{SENTINEL_ID}/{self.cases}",)
         process.sentinel_seen = False
-        process.write(probe(process.probes[0]))
-        process.wait_for_sentinel(timeout)
+        process.send_probe(probe(process.probes[0]), idle)
         return (
             process.sentinel_seen
             and process.stdin_open
@@ -370,19 +457,27 @@ class Session:
         )
 
     def run(self, chunks: list[bytes], settle: float) -> Run:
-        """Run one case's body (the chunks after the handshake)."""
+        """Run one case's body (the chunks after the handshake).
+
+        A kept run never accuses, so a target idle for the probe's retry time ends the
+        session, and the case is run again in a fresh process with the whole patience.
+        """
         if not self.alive:
             raise RuntimeError("Session.run after the session ended")  # the caller's bug
         process = self.process
         self.cases += 1
-        process.lines, process.notes, process.received = [], [], 0
-        self.alive = self._probe(chunks, min(0.5, self.timing.answer_timeout))
+        process.lines, process.notes, process.received, process.slowest = [], [], 0, 0.0
+        self.alive = self._probe(chunks, self.timing.patience.retry)
         process.pump(settle)
+        survived = process.sentinel_seen and process.proc.poll() is None
         observation = Observation(
             self.handshake_output + tuple(process.lines),
             bytes(process.out),
-            process.sentinel_seen and process.proc.poll() is None,
+            survived,
             (self.first_probe, process.probes[0]),
+            False,
+            process.slowest,
+            "" if survived else process.ending(),
         )
         return Run(observation, process.proc.poll(), bytes(process.err), tuple(process.notes))
 

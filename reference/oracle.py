@@ -50,7 +50,7 @@ from .messages import (
     is_valid_id,
     parse_line,
 )
-from .rules import BY_ID
+from .rules import BY_ID, Level
 from .tools import argument_problem
 from .versions import BY_NAME, KNOWN, SUPPORTED_NAMES
 
@@ -75,6 +75,8 @@ class Finding:
     actual: str
 
     def status(self, profile: Profile) -> Status:
+        if BY_ID[self.rule].level is Level.MEASUREMENT:
+            return Status.WARN  # the machine's speed is in it: never a verdict
         return Status.FAIL if self.mandatory or profile is Profile.STRICT else Status.WARN
 
 
@@ -85,6 +87,8 @@ class Observation:
     survived: bool = True  # still alive and answering after the session
     sentinels: tuple[str, ...] = ()  # ids of the liveness probes, whose answers are not judged
     eof: bool = False  # the session ended by closing stdin: work still in flight may be dropped
+    latency: float = 0.0  # seconds: the longest wait for the server after its first line (STDIO-LATENCY)
+    ending: str = ""  # what was seen of a server that did not survive
 
 
 # Published versions, plus the 2024-10-07 pre-release that some SDKs still negotiate.
@@ -114,6 +118,9 @@ def _false_line_end(line: bytes) -> bool:
     body = line[:-1] if line.endswith(b"\r") else line
     return any(end in body for end in _FALSE_LINE_ENDS)
 
+
+# A wait for the server longer than this, once it has started, is reported (STDIO-LATENCY).
+LATE_SECONDS = 2.0
 
 # Lines over this size may meet a peer's own line limit (FRAME-MAX-LINE allows one).
 LONG_LINE = 64 * 1024
@@ -287,7 +294,15 @@ class _Judge:
                 None,
                 "the server died or stopped answering",
                 "a live server",
-                "no answer to the liveness ping",
+                self.observation.ending or "no answer to the liveness ping",
+            )
+        if self.observation.latency > LATE_SECONDS:
+            self.find(
+                "STDIO-LATENCY",
+                None,
+                f"the server took {self.observation.latency:.1f} s to read or answer",
+                f"at most {LATE_SECONDS:g} s",
+                f"{self.observation.latency:.1f} s",
             )
         values = [parse_line(line) for line in self.lines]  # once: a line may be megabytes long
         self._survey(values)

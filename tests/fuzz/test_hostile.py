@@ -1,8 +1,8 @@
 """mcpref against hostile targets: each is a finding, nothing hangs, nothing is left running.
 
 The targets are the small scripts in ``tests/hostile``. Every campaign runs through the
-real command line with a short budget and must end within that budget plus the grace
-for shrinking and one probe's wait.
+real command line with a budget in cases (never in seconds, so that what is found does not
+depend on the machine); a campaign that hangs is stopped by the test's timeout.
 """
 
 from __future__ import annotations
@@ -22,10 +22,8 @@ from fuzz import report
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
-BUDGET = 2.0
-# Grace for shrinking (5 s), then one last case whose probes may wait 0.5 + 3 s, plus start-up
-# and reaping, with room for a loaded two-core machine.
-ALLOWED_SECONDS = BUDGET + 20.0
+# Any case shows what these targets do: one case, and one more to shrink it.
+CASES = 1
 
 EXPECTED = {
     "never_reads": "STDIO-SURVIVE",
@@ -45,18 +43,17 @@ UNTRACED = {key: value for key, value in os.environ.items() if not key.startswit
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 
 
-def fuzz_command(target: list[str], budget: float, report_path: Path, campaign: Path) -> list[str]:
-    options = ["--seed", "1", "--budget", str(budget), "--report", str(report_path), "--campaign-dir", str(campaign)]
+def fuzz_command(target: list[str], budget: list[str], report_path: Path, campaign: Path) -> list[str]:
+    options = ["--seed", "1", *budget, "--report", str(report_path), "--campaign-dir", str(campaign)]
     return [sys.executable, "-m", "fuzz.cli", "fuzz", *options, "--", *target]
 
 
-def fuzz(tmp: Path, name: str) -> tuple[int, float, dict[str, object]]:
-    command = fuzz_command([sys.executable, str(HOSTILE / f"{name}.py")], BUDGET, tmp / f"{name}.json", tmp / name)
-    started = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
-    elapsed = time.monotonic() - started
+def fuzz(tmp: Path, name: str, cases: int = CASES) -> tuple[int, dict[str, object]]:
+    budget = ["--max-cases", str(cases)]
+    command = fuzz_command([sys.executable, str(HOSTILE / f"{name}.py")], budget, tmp / f"{name}.json", tmp / name)
+    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=180, check=False)
     assert b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]
-    return done.returncode, elapsed, json.loads((tmp / f"{name}.json").read_text())
+    return done.returncode, json.loads((tmp / f"{name}.json").read_text())
 
 
 def running(marker: str) -> list[str]:
@@ -68,12 +65,11 @@ def running(marker: str) -> list[str]:
 def test_each_hostile_target_is_a_finding_within_the_budget_and_leaves_nothing_behind(tmp_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=3) as pool:
         results = dict(zip(sorted(EXPECTED), pool.map(lambda n: fuzz(tmp_path, n), sorted(EXPECTED)), strict=True))
-    for name, (status, elapsed, found) in results.items():
+    for name, (status, found) in results.items():
         failures = found["failures"]
         assert isinstance(failures, list)
         assert status == 1, name
         assert EXPECTED[name] in {f["id"] for f in failures}, (name, failures)
-        assert elapsed < ALLOWED_SECONDS, (name, elapsed)
         assert running(str(HOSTILE / f"{name}.py")) == [], name
     assert running("mcpref-hostile-child") == []
     # The flood was cut at the stdout cap: no process of the run grew anywhere near it twice over.
@@ -82,7 +78,8 @@ def test_each_hostile_target_is_a_finding_within_the_budget_and_leaves_nothing_b
 
 def test_what_only_a_kept_process_shows_is_not_reported(tmp_path: Path) -> None:
     """Kept processes filter; a failure counts only when a fresh process shows it too."""
-    command = fuzz_command([sys.executable, str(HOSTILE / "wears_out.py")], 8, tmp_path / "r.json", tmp_path / "c")
+    target = [sys.executable, str(HOSTILE / "wears_out.py")]
+    command = fuzz_command(target, ["--max-cases", "100"], tmp_path / "r.json", tmp_path / "c")
     done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
     found = json.loads((tmp_path / "r.json").read_text())
     assert (done.returncode, found["failures"]) == (0, [])
@@ -94,7 +91,7 @@ def test_what_only_a_kept_process_shows_is_not_reported(tmp_path: Path) -> None:
 
 @pytest.mark.spec("RPC-CLIENT-RESPONSE")
 def test_requests_from_the_server_are_answered_as_a_client_without_capabilities(tmp_path: Path) -> None:
-    status, _, found = fuzz(tmp_path, "asks_the_client")
+    status, found = fuzz(tmp_path, "asks_the_client", 30)
     assert (status, found["failures"]) == (0, [])
 
 
@@ -102,7 +99,7 @@ def test_requests_from_the_server_are_answered_as_a_client_without_capabilities(
 def test_a_rerun_with_the_same_seed_starts_from_what_was_found(tmp_path: Path) -> None:
     def cases() -> int:
         out = tmp_path / "report.json"
-        command = fuzz_command(SILENT, 30, out, tmp_path / "campaign")
+        command = fuzz_command(SILENT, ["--max-cases", "60"], out, tmp_path / "campaign")
         subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
         found = json.loads(out.read_text())
         # Its silence on a line that is not UTF-8 may be found too, under FRAME-UTF8.
@@ -134,11 +131,11 @@ def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path: Path, monkeypa
 def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> None:
     examples = tmp_path / "campaign" / "examples"
 
-    def command(budget: float) -> list[str]:
+    def command(budget: list[str]) -> list[str]:
         return fuzz_command(SILENT, budget, tmp_path / "report.json", tmp_path / "campaign")
 
     killed = subprocess.Popen(
-        command(120),
+        command(["--budget", "120"]),
         cwd=ROOT,
         env=UNTRACED,
         start_new_session=True,
@@ -153,7 +150,7 @@ def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> 
         os.killpg(killed.pid, 9)
         killed.wait()
     assert not (tmp_path / "report.json").exists()  # killed before it could write one
-    subprocess.run(command(30), cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
+    subprocess.run(command(["--max-cases", "60"]), cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
     found = json.loads((tmp_path / "report.json").read_text())
     # Invalid UTF-8 gets no parse error either: the same bug, which the rerun may also find.
     assert {f["id"] for f in found["failures"]} - {"FRAME-UTF8"} == {"RPC-PARSE-ERROR"}

@@ -41,10 +41,16 @@ def test_merged_outcomes_add_their_counts_and_keep_each_rules_smallest_failure()
 
 
 def test_the_first_job_takes_the_campaigns_seed_and_the_others_seeds_of_their_own() -> None:
-    seeds = [Campaign(["true"], seed=seed).side_by_side(index).seed for seed in (1, 2) for index in range(4)]
+    seeds = [Campaign(["true"], seed=seed).side_by_side(index, 4).seed for seed in (1, 2) for index in range(4)]
     assert seeds[0] == 1 and seeds[4] == 2
     assert len(set(seeds)) == 8
-    assert Campaign(["true"]).side_by_side(3).seed is None
+    assert Campaign(["true"]).side_by_side(3, 4).seed is None
+
+
+def test_the_jobs_share_the_case_budget() -> None:
+    campaign = Campaign(["true"], seed=1, max_cases=10)
+    assert [campaign.side_by_side(index, 4).max_cases for index in range(4)] == [3, 3, 2, 2]
+    assert Campaign(["true"]).side_by_side(0, 2).max_cases is None
 
 
 @pytest.mark.spec("RPC-PARSE-ERROR")
@@ -93,8 +99,8 @@ def test_a_job_that_crashes_is_an_error_and_the_other_jobs_end_with_their_target
     marked = [sys.executable, "-X", f"pycache_prefix={tmp_path}", "-m", "reference"]  # findable by pgrep
     side_by_side = Campaign.side_by_side
 
-    def second_crashes(self: Campaign, index: int) -> Campaign:
-        job = side_by_side(self, index)
+    def second_crashes(self: Campaign, index: int, jobs: int) -> Campaign:
+        job = side_by_side(self, index, jobs)
         return _Crashes(marked) if index == 1 else job
 
     monkeypatch.setattr(Campaign, "side_by_side", second_crashes)

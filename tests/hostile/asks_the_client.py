@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from reference.dispatcher import Send, ServerSession
+from reference.dispatcher import Effect, Send, ServerSession, StartTimer
 
 ASKED = {"s1": "sampling/createMessage", "r1": "roots/list", "e1": "elicitation/create", "p1": "ping"}
 for request_id, method in ASKED.items():
@@ -19,6 +19,14 @@ for request_id, method in ASKED.items():
 answered: set[str] = set()
 held: list[bytes] = []
 session = ServerSession()
+
+
+def perform(effects: list[Effect]) -> None:
+    for effect in effects:
+        if isinstance(effect, Send):
+            os.write(1, effect.data)
+        elif isinstance(effect, StartTimer):
+            perform(session.complete(effect.token))  # attendre answers at once here
 buffer = b""
 while chunk := os.read(0, 65536):
     buffer += chunk
@@ -42,7 +50,5 @@ while chunk := os.read(0, 65536):
         held.append(line + b"\n")
     if answered == set(ASKED):
         for line in held:
-            for effect in session.receive_data(line):
-                if isinstance(effect, Send):
-                    os.write(1, effect.data)
+            perform(session.receive_data(line))
         held = []

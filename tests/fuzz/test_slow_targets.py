@@ -1,0 +1,98 @@
+"""Slow is not dead: verdicts that do not depend on the speed of the target or of the machine.
+
+A correct server made slow (``tests/hostile/slow_but_correct.py``: a second of CPU time to
+start, four per MiB read) gets the reference's verdicts from ``check``; its slowness is
+measured (STDIO-LATENCY), never failed. At the driver, a target is given up on only when it
+shows no sign of work, or has worked past the limit; work done in a child counts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fuzz.target import Timing, run_case
+from fuzz.waiting import Patience
+from reference.oracle import Profile, Status, judge
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = ROOT / "tests" / "hostile"
+UNTRACED = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
+INIT = (
+    b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
+    b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+)
+PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+# Short bounds, so that giving up costs little here; the defaults are 3 s and 60 s.
+SHORT = Timing(patience=Patience(idle=0.5, limit=1.0))
+
+
+def check(target: list[str]) -> tuple[int, dict[str, dict[str, object]]]:
+    command = [sys.executable, "-m", "fuzz.cli", "check", "--json", "--profile", "spec", "--", *target]
+    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, text=True, timeout=300, check=False)
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    return done.returncode, {row["id"]: row for row in json.loads(done.stdout)["rules"]}
+
+
+@pytest.mark.spec("STDIO-SURVIVE", "STDIO-LATENCY", "FRAME-MAX-LINE")
+def test_a_slow_correct_server_gets_the_references_verdicts() -> None:
+    slow_status, slow = check([sys.executable, str(HOSTILE / "slow_but_correct.py")])
+    status, fast = check([sys.executable, "-m", "reference"])
+    assert (slow_status, status) == (0, 0)
+    assert {rule: row["status"] for rule, row in slow.items() if rule != "STDIO-LATENCY"} == {
+        rule: row["status"] for rule, row in fast.items() if rule != "STDIO-LATENCY"
+    }
+    # The 1.2 MB line takes the slow server 4.8 s of CPU time once it has started: measured, a warning.
+    assert slow["STDIO-LATENCY"]["status"] == "warn"
+    findings = slow["STDIO-LATENCY"]["findings"]
+    assert isinstance(findings, list)
+    assert {f["scenario"] for f in findings} == {"line over 1 MiB"}
+    assert float(findings[0]["actual"].removesuffix(" s")) > 2.0
+    assert fast["STDIO-LATENCY"]["status"] == "pass"
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_target_that_works_longer_than_the_idle_bound_is_waited_for() -> None:
+    run = run_case([sys.executable, str(HOSTILE / "busy_then_serves.py"), "0.8"], [INIT, PING], SHORT)
+    assert run.observation.survived, run.notes
+    assert any(b'"id":1' in line for line in run.observation.output)
+    # It worked before it first read: a start-up, not a latency.
+    assert not [f for f in judge(INIT + PING, run.observation) if f.status(Profile.STRICT) is Status.FAIL]
+    assert run.observation.latency < 0.5
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_work_done_by_a_child_of_the_target_counts() -> None:
+    wrapper = [sys.executable, "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"]
+    run = run_case([*wrapper, sys.executable, str(HOSTILE / "busy_then_serves.py"), "0.8"], [INIT, PING], SHORT)
+    assert run.observation.survived, run.notes
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_target_idle_past_the_bound_is_given_up_and_the_verdict_says_why() -> None:
+    run = run_case([sys.executable, str(HOSTILE / "never_reads.py")], [INIT, PING], SHORT)
+    assert not run.observation.survived
+    assert "idle" in run.observation.ending
+    assert any("did not read its stdin" in note for note in run.notes)
+    (finding,) = [f for f in judge(INIT + PING, run.observation) if f.rule == "STDIO-SURVIVE"]
+    assert "idle" in finding.actual
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_target_still_working_at_the_limit_is_given_up() -> None:
+    run = run_case([sys.executable, str(HOSTILE / "busy_then_serves.py")], [INIT], SHORT)
+    assert not run.observation.survived
+    assert "still working after 1 s" in run.observation.ending
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_target_that_exited_is_not_waited_for() -> None:
+    run = run_case([sys.executable, str(HOSTILE / "exits_at_once.py")], [INIT], Timing())
+    assert not run.observation.survived
+    assert run.observation.ending == "exited with status 0"

@@ -1,0 +1,32 @@
+"""Target: the reference server made slow: 1 s of CPU time to start, then 4 s of CPU time per MiB read.
+
+A correct server on a slow machine, or a Python server with a slow reader (the Python
+SDK's takes seconds over a 1 MiB line). Slow is not dead: it must get the reference's
+verdicts, its slowness measured (STDIO-LATENCY) and never failed.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from reference import dispatcher, server
+
+
+def burn(seconds: float) -> None:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+burn(1.0)
+receive = dispatcher.ServerSession.receive_data
+
+
+def slow_receive(self: dispatcher.ServerSession, data: bytes) -> list[dispatcher.Effect]:
+    burn(len(data) * 4.0 / 2**20)
+    return receive(self, data)
+
+
+dispatcher.ServerSession.receive_data = slow_receive  # type: ignore[method-assign]
+sys.exit(server.main())
