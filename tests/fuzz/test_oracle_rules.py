@@ -199,6 +199,23 @@ def test_a_dead_server_is_reported_once_not_for_every_line_left_unanswered() -> 
     assert verdict(_judge(lines, [INIT_RESULT], survived=False)) == fails("STDIO-SURVIVE")
 
 
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_dead_server_is_reported_with_what_was_seen_of_it() -> None:
+    stream = b"".join(HANDSHAKE)
+    observation = Observation((INIT_RESULT,), b"", False, SENTINEL_IDS, ending="exited with status 3")
+    (finding,) = judge(stream, observation)
+    assert (finding.rule, finding.actual) == ("STDIO-SURVIVE", "exited with status 3")
+
+
+@pytest.mark.spec("STDIO-LATENCY")
+@pytest.mark.parametrize(("latency", "reported"), [(2.0, False), (2.5, True)])
+def test_a_slow_server_is_a_measured_warning_in_every_profile_never_a_failure(latency: float, reported: bool) -> None:
+    stream = b"".join(HANDSHAKE) + PING
+    findings = judge(stream, Observation((INIT_RESULT, PING_ANSWER), b"", True, (), latency=latency))
+    assert verdict(findings) == NONE
+    assert [(f.rule, f.actual) for f in findings] == ([("STDIO-LATENCY", f"{latency:.1f} s")] if reported else [])
+
+
 # Framing: lines the reference refuses, and which of them a peer may serve instead.
 
 
