@@ -4,11 +4,12 @@
     mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--version V]
                    [--report PATH] [--campaign-dir DIR] [--pause S] [--jobs N] [--progress]
                    [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
-    mcpref check   [--profile spec|strict] [--json] [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
-    mcpref replay  FILE [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
+    mcpref check   [--profile spec|strict] [--json] [--html PATH] [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
+    mcpref replay  FILE [--transcript] [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--idle-limit S] [--wait-limit S]
                    -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
     mcpref vectors export DIR
+    mcpref explain FILE [--timeout S]
 
 The target command is an argv list taken after ``--`` and started without a shell; with
 none, the target is the bundled reference server. ``--idle-limit`` and ``--wait-limit``
@@ -22,6 +23,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -36,8 +38,9 @@ from reference.rules import BY_ID, RULES
 from reference.versions import SUPPORTED_NAMES
 
 from . import compare as compare_command
+from . import explain as explain_command
+from . import html, waiting
 from . import vectors as vectors_command
-from . import waiting
 from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
 from .corpus import SCENARIOS, Scenario
 from .jobs import run_jobs
@@ -46,6 +49,7 @@ from .report import (
     finding_json,
     load_reproducer,
     reproducer_json,
+    session_transcript,
     shell_line,
     transcript,
     write_atomic,
@@ -104,14 +108,28 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="run the fixed corpus and print one row per requirement")
     check.add_argument("--profile", choices=profiles, default="spec")
     check.add_argument("--json", action="store_true", help="machine-readable output")
+    check.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the results as a web page")
     waiting.add_arguments(check)
 
     replay = commands.add_parser("replay", help="re-run a saved failing case")
     replay.add_argument("file", type=Path)
+    replay.add_argument(
+        "--transcript",
+        action="store_true",
+        help="print the session as it went: -> sent (a ~~ line at each chunk boundary), <- received, !! stderr",
+    )
     waiting.add_arguments(replay)
 
     compare = commands.add_parser("compare", help="run the fixed corpus against several commands, one matrix")
     compare_command.add_arguments(compare)
+
+    explain = commands.add_parser(
+        "explain", help="explain each finding of a report or reproducer in plain words (a model at AI_URL, if any)"
+    )
+    explain.add_argument("file", type=Path, help="a reproducer, a fuzz report, or check or compare --json output")
+    explain.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="for the model's answer (default 30)"
+    )
 
     vectors = commands.add_parser("vectors", help="the fixed corpus as language-neutral test vectors")
     vector_commands = vectors.add_subparsers(dest="vectors_command", required=True)
@@ -137,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         return server.run(args)
     if args.command == "vectors":
         return vectors_command.run(args)
+    if args.command == "explain":
+        return _explain(args)
     try:
         timing = Timing(patience=waiting.from_arguments(args))
     except ValueError as exc:
@@ -274,7 +294,9 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
             case.stream, run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof).observation
         )
 
-    run = run_case(command, scenario.case.chunks, timing, settle=scenario.case.settle, eof=scenario.eof)
+    run = run_case(
+        command, scenario.case.chunks, timing, settle=scenario.case.settle, eof=scenario.eof, record=True
+    )
     findings = judge(scenario.case.stream, run.observation)
     if "FRAME-LF-ONLY" in scenario.rules:
         findings = relabel_false_line_ends(findings, scenario.case, execute, Profile.SPEC)
@@ -296,12 +318,12 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
     for rule in RULES:
         exercised = [s.name for s in SCENARIOS if rule.id in s.rules]
         hits = [
-            (s.name, f)
-            for s, (_, findings) in zip(SCENARIOS, results, strict=True)
+            (s, run, f)
+            for s, (run, findings) in zip(SCENARIOS, results, strict=True)
             for f in findings
             if f.rule == rule.id
         ]
-        statuses = {f.status(profile) for _, f in hits}
+        statuses = {f.status(profile) for _, _, f in hits}
         status = "fail" if Status.FAIL in statuses else "warn" if hits else "pass" if exercised else "n/a"
         rows.append(
             {
@@ -309,7 +331,16 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
                 "level": rule.level.value,
                 "status": status,
                 "scenarios": exercised,
-                "findings": [{"scenario": name, **finding_json(f, profile)} for name, f in hits],
+                "findings": [
+                    {
+                        "scenario": s.name,
+                        **finding_json(f, profile),
+                        "transcript": session_transcript(run.events, run.observation.trailing),
+                        # A shell pipe writes the bytes as they come: only a case of one chunk.
+                        "shell": shell_line(command, s.case.stream, probe=not s.eof) if len(s.case.chunks) == 1 else None,
+                    }
+                    for s, run, f in hits
+                ],
             }
         )
     return rows
@@ -318,6 +349,10 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     profile = Profile(args.profile)
     rows = check_rows(command, profile, timing)
+    if args.html is not None:
+        label = compare_command.default_labels([command])[0]
+        result = compare_command.combine([command], [label], [rows], profile)
+        write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
     if args.json:
         print(json.dumps({"command": command, "profile": profile.value, "rules": rows}, indent=2))
     else:
@@ -331,12 +366,27 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     return EXIT_FOUND if any(row["status"] == "fail" for row in rows) else EXIT_CLEAN
 
 
+def _explain(args: argparse.Namespace) -> int:
+    """Never fails for want of a model: the recorded explanation stands in, and says so."""
+    if args.timeout <= 0:
+        print("mcpref: --timeout must be positive", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        items = explain_command.load_items(args.file)
+    except explain_command.ExplainError as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(explain_command.render(explain_command.explain(items, os.environ, args.timeout)))
+    return EXIT_CLEAN
+
+
 def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
     reproducer = load_reproducer(args.file)
     argv = command or reproducer.argv
-    run = run_case(argv, reproducer.chunks, timing, settle=reproducer.settle)
+    run = run_case(argv, reproducer.chunks, timing, settle=reproducer.settle, record=args.transcript)
     findings = judge(b"".join(reproducer.chunks), run.observation)
-    for line in transcript(reproducer.chunks, run):
+    shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
+    for line in shown or transcript(reproducer.chunks, run):
         print(line)
     failing = [f for f in findings if f.status(reproducer.profile) is Status.FAIL]
     for finding in findings:

@@ -1,7 +1,7 @@
 """``mcpref compare``: the fixed corpus of ``check`` against several commands, as one matrix.
 
-    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--idle-limit S] [--wait-limit S]
-                   -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [--idle-limit S]
+                   [--wait-limit S] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
 
 Each command is started without a shell and judged by ``check_rows`` exactly as ``mcpref
 check`` would judge it alone; the matrix has one row per requirement ID and one column per
@@ -20,7 +20,8 @@ from pathlib import Path
 from reference.oracle import Profile
 from reference.rules import RULES
 
-from . import waiting
+from . import html, waiting
+from .report import write_atomic
 from .target import TargetError, Timing, run_case
 
 SEPARATOR = "---"
@@ -41,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="column name of the next command, once per command in order (default: from the command)",
     )
+    parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the matrix as a web page")
     waiting.add_arguments(parser)
 
 
@@ -74,7 +76,13 @@ def matrix(
             run_case(command, [], timing)
         except TargetError as exc:
             raise TargetError(f"{label}: {exc}") from None
-    per_command = [check_rows(command, profile, timing) for command in commands]
+    return combine(commands, labels, [check_rows(command, profile, timing) for command in commands], profile)
+
+
+def combine(
+    commands: Sequence[list[str]], labels: Sequence[str], per_command: Sequence[list[dict[str, object]]], profile: Profile
+) -> dict[str, object]:
+    """The matrix of ``check_rows`` results, one per command."""
     rules: list[dict[str, object]] = []
     for index, rule in enumerate(RULES):
         statuses: dict[str, object] = {}
@@ -141,4 +149,6 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(json.dumps(result, indent=2) if args.json else render(result))
+    if args.html is not None:
+        write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
     return EXIT_FOUND if failing(result) else EXIT_CLEAN

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from reference.oracle import Finding, Profile
 
-from .target import SENTINEL, Run
+from .target import SENTINEL, Direction, Event, Run
 
 FORMAT = "mcpref-reproducer/1"
 
@@ -70,9 +70,9 @@ def printf_argument(data: bytes) -> str:
     return "'" + "".join(out) + "'"
 
 
-def shell_line(argv: list[str], stream: bytes) -> str:
-    """A one-line reproduction: the case, then the liveness ping, piped into the command."""
-    return f"printf {printf_argument(stream + SENTINEL)} | {shlex.join(argv)}"
+def shell_line(argv: list[str], stream: bytes, probe: bool = True) -> str:
+    """A one-line reproduction: the case, then (with ``probe``) the liveness ping, piped into the command."""
+    return f"printf {printf_argument(stream + (SENTINEL if probe else b''))} | {shlex.join(argv)}"
 
 
 def transcript(chunks: list[bytes], run: Run) -> list[str]:
@@ -80,6 +80,45 @@ def transcript(chunks: list[bytes], run: Run) -> list[str]:
     lines += [f"<- {line.decode('utf-8', 'backslashreplace')}" for line in run.observation.output]
     if run.observation.trailing:
         lines.append(f"<- (unterminated) {run.observation.trailing.decode('utf-8', 'backslashreplace')}")
+    return lines
+
+
+# Characters a reader may take for a line end, or not see at all: shown as escapes (FRAME-LF-ONLY).
+_INVISIBLE = {
+    ord(char): f"\\u{ord(char):04x}" if ord(char) > 0xFF else f"\\x{ord(char):02x}"
+    for char in [*map(chr, range(0x20)), "\x7f", "\x85", "\u2028", "\u2029", "\ufeff"]
+}
+_SHOWN = 2000  # characters of a line shown; the rest is counted
+
+
+def visible(data: bytes) -> str:
+    """``data`` as text a terminal or a page shows faithfully: invalid UTF-8, controls and false
+    line ends escaped, a long line cut with its length said."""
+    text = data.decode("utf-8", "backslashreplace").translate(_INVISIBLE)
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}… ({len(data):,} bytes in all)"
+
+
+def session_transcript(events: tuple[Event, ...], trailing: bytes = b"") -> list[str]:
+    """The session as the seeds' scripted clients print it: ``-> `` sent, ``<- `` received, ``!! `` stderr.
+
+    Each write is one chunk, as the target could read it: a chunk boundary is a ``~~`` line, and a
+    line cut by it is shown in pieces, each ending or starting where the cut is.
+    """
+    lines: list[str] = []
+    sent = 0
+    for event in events:
+        if event.direction is Direction.SENT:
+            sent += 1
+            if sent > 1:
+                lines.append(f"~~ chunk {sent} ({len(event.data):,} bytes)")
+            pieces = event.data.split(b"\n")
+            lines += [f"-> {visible(piece)}" for piece in (pieces[:-1] if not pieces[-1] else pieces)]
+        elif event.direction is Direction.RECEIVED:
+            lines.append(f"<- {visible(event.data)}")
+        else:
+            lines += [f"!! {visible(line)}" for line in event.data.rstrip(b"\n").split(b"\n")]
+    if trailing:
+        lines.append(f"<- (unterminated) {visible(trailing)}")
     return lines
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import enum
 import fcntl
 import json
 import os
@@ -104,6 +105,19 @@ class Run:
     exit_status: int | None  # None while it was still running when the case ended
     stderr_tail: bytes
     notes: tuple[str, ...]
+    events: tuple[Event, ...] = ()  # the session in the order seen, when it was recorded
+
+
+class Direction(enum.Enum):
+    SENT = "->"  # one write: a chunk, a probe, a reply to the target's request
+    RECEIVED = "<-"  # one complete stdout line, without its LF
+    STDERR = "!!"  # what one read of stderr gave
+
+
+@dataclass(frozen=True)
+class Event:
+    direction: Direction
+    data: bytes
 
 
 class Process:
@@ -146,6 +160,7 @@ class Process:
         self.first_read_at: float | None = None  # when the target was first seen to read its stdin
         self.slowest = 0.0  # the longest wait for the target once it had started (STDIO-LATENCY)
         self.gave_up = ""  # why the last wait for the target ended without what it waited for
+        self.events: list[Event] | None = None  # the session as seen, when it is recorded
 
     def _select(self, timeout: float) -> None:
         """Read what comes within ``timeout``: one pass over the ready pipes."""
@@ -214,6 +229,8 @@ class Process:
         except BlockingIOError:
             return
         if which == "err":
+            if self.events is not None and data:
+                self.events.append(Event(Direction.STDERR, data))
             self.err += data
             self.err_received += len(data)
             del self.err[: max(0, len(self.err) - 8192)]
@@ -235,6 +252,8 @@ class Process:
             line = bytes(self.out[:cut])
             del self.out[: cut + 1]
             self.lines.append(line)
+            if self.events is not None:
+                self.events.append(Event(Direction.RECEIVED, line))
             self._inspect(line)
 
     def _inspect(self, line: bytes) -> None:
@@ -261,6 +280,8 @@ class Process:
         """Write all of ``data`` (reading meanwhile), unless the target stops reading."""
         view = memoryview(data)
         wait: Wait | None = None
+        if self.events is not None and data:
+            self.events.append(Event(Direction.SENT, data))
         self.writing = True
         try:
             while view and self.stdin_open:
@@ -384,15 +405,19 @@ def run_case(
     settle: float = 0.0,
     eof: bool = False,
     process: Process | None = None,
+    record: bool = False,
 ) -> Run:
     """Send ``chunks`` to a fresh ``argv`` process and observe what it does.
 
     ``process``, when given, is that process started earlier, which has been sent nothing.
     With ``eof`` the case ends by closing stdin and waiting for the exit instead of probing.
+    With ``record`` the run keeps the session's events in the order they were seen.
     """
     if process is None:
         process = Process(argv, timing)
     process.timing = timing
+    if record:
+        process.events = []
     try:
         for chunk in chunks:
             process.send(chunk, timing.pause)
@@ -416,7 +441,7 @@ def run_case(
     observation = Observation(
         tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS, eof, process.slowest, ending
     )
-    return Run(observation, status, bytes(process.err), tuple(process.notes))
+    return Run(observation, status, bytes(process.err), tuple(process.notes), tuple(process.events or ()))
 
 
 class Session:

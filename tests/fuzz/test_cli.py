@@ -64,3 +64,37 @@ def test_the_shell_reproduction_is_byte_exact() -> None:
     data = bytes(range(256)) + b"%'\\\n"
     result = subprocess.run(["sh", "-c", f"printf {printf_argument(data)}"], capture_output=True, check=True)
     assert result.stdout == data
+
+
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT", "RPC-PARSE-ERROR")
+def test_replay_transcript_shows_the_session_as_it_went(tmp_path: Path) -> None:
+    """-> what was sent, a ~~ line at each chunk boundary (here inside a line), <- what came back, !! stderr."""
+    ping = encode(request(7, "ping"))
+    chunks = [b"pas du json\n" + ping[:10], ping[10:]]
+    path = tmp_path / "repro.json"
+    path.write_text(reproducer_json("RPC-PARSE-ERROR", Profile.SPEC, SILENT, chunks, 0.0))
+    done = mcpref("replay", "--transcript", str(path))
+    lines = done.stdout.splitlines()
+    # What was sent, in order; what came back and stderr fall between where they came.
+    assert [line for line in lines if line[:3] in ("-> ", "~~ ")][:4] == [
+        "-> pas du json",
+        f"-> {ping[:10].decode()}",
+        f"~~ chunk 2 ({len(ping) - 10} bytes)",
+        f"-> {ping[10:-1].decode()}",
+    ]
+    assert '<- {"jsonrpc":"2.0","id":7,"result":{}}' in lines
+    assert any(line.startswith("!! ") and "ready" in line for line in lines)
+    assert "fail RPC-PARSE-ERROR: no answer (expected error -32700 with id null)" in lines
+    assert done.returncode == 1
+
+
+def test_a_transcript_shows_what_a_reader_could_miss() -> None:
+    from fuzz.report import session_transcript, visible
+    from fuzz.target import Direction, Event
+
+    assert visible(b'{"a":"\xe2\x80\xa8\r\x00\xff"}') == '{"a":"\\u2028\\x0d\\x00\\xff"}'
+    assert visible(b"x" * 2001).endswith("x… (2,001 bytes in all)")
+    events = (Event(Direction.SENT, b"a\nb"), Event(Direction.STDERR, b"log 1\nlog 2\n"), Event(Direction.SENT, b"c\n"))
+    assert session_transcript(events, b"half") == [
+        "-> a", "-> b", "!! log 1", "!! log 2", "~~ chunk 2 (2 bytes)", "-> c", "<- (unterminated) half"
+    ]

@@ -82,7 +82,8 @@ def mcpref(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]
 
 
 def compare(profile: str) -> dict[str, Any]:
-    argv: list[str] = ["compare", "--profile", profile, "--json"]
+    """The matrix, also written as a web page: docs/peers-spec.html, docs/peers-strict.html."""
+    argv: list[str] = ["compare", "--profile", profile, "--json", "--html", str(DOCS / f"peers-{profile}.html")]
     for peer in PEER_LIST:
         argv += ["--label", peer.label]
     argv.append("--")
