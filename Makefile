@@ -31,18 +31,18 @@ demo: $(STAMP)
 		-- $(BIN)/python examples/buggy/silent_on_parse_error.py || test $$? -eq 1
 
 typecheck: $(STAMP)
-	$(BIN)/mypy reference fuzz
+	$(BIN)/mypy -p mcpref
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference fuzz tests examples
+	$(BIN)/ruff check reference fuzz mcpref/__init__.py mcpref/__main__.py tests examples
 
 test: $(STAMP) $(NODE_STAMP) typecheck lint
 	rm -f .coverage .coverage.*
 	$(BIN)/coverage run -m pytest
 	$(BIN)/coverage combine --quiet
 	# The reference, oracle included, is held at 100% branch coverage; the fuzzer is reported.
-	$(BIN)/coverage report --include='reference/*' --fail-under=100
-	$(BIN)/coverage report --include='fuzz/*'
+	$(BIN)/coverage report --include='mcpref/reference/*' --fail-under=100
+	$(BIN)/coverage report --include='mcpref/fuzz/*'
 
 # A long coverage-guided campaign over the reference's own framer and dispatcher (Atheris
 # steering Hypothesis' byte-level input); new inputs land in fuzz-corpus/self, which the
@@ -50,7 +50,7 @@ test: $(STAMP) $(NODE_STAMP) typecheck lint
 FUZZ_SECONDS ?= 600
 fuzz-self: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check atheris==3.0.0
-	$(BIN)/python -m fuzz.selffuzz --seconds $(FUZZ_SECONDS) fuzz-corpus/self
+	$(BIN)/python -m mcpref.fuzz.selffuzz --seconds $(FUZZ_SECONDS) fuzz-corpus/self
 
 # The official SDK servers (tests/peers) under mcpref compare in both profiles and a fixed-seed
 # mcpref fuzz each; writes docs/peers.md and the reproducers under docs/repro/. Not part of test.

@@ -24,11 +24,11 @@ import statistics
 import sys
 import time
 
-from fuzz.campaign import Campaign, Outcome, _BudgetSpent
-from fuzz.jobs import run_jobs
-from fuzz.strategies import Case
-from fuzz.target import Run, Timing
-from reference.oracle import Finding, Profile, Status
+from mcpref.fuzz.campaign import Campaign, Outcome, _BudgetSpent
+from mcpref.fuzz.jobs import run_jobs
+from mcpref.fuzz.strategies import Case
+from mcpref.fuzz.target import Run, Timing
+from mcpref.reference.oracle import Finding, Profile, Status
 
 from .client import Server, ping
 from .common import ROOT, SERVE, Row, progress

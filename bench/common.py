@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVE = [sys.executable, "-m", "reference"]  # mcpref serve, without the fuzzer's imports
+SERVE = [sys.executable, "-m", "mcpref.reference"]  # mcpref serve, without the fuzzer's imports
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ scanned its buffered bytes again for each chunk would grow about 16 times.
 
 from __future__ import annotations
 
-from reference.framer import LineFramer
+from mcpref.reference.framer import LineFramer
 
 from .common import Row, best_of, progress
 

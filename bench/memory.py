@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 
-from reference.framer import DEFAULT_MAX_LINE_BYTES
+from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
 
 from .client import Server, ping
 from .common import SERVE, Row, proc_status, progress, reset_peak

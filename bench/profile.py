@@ -3,7 +3,7 @@
 Runs ``mcpref serve`` under py-spy (``make bench`` installs it into .venv) while the
 bench client sends pipelined pings after a handshake (300,000 by default), then prints
 the functions that hold the most samples: inclusive (the function and what it calls)
-and by leaf line. Start-up is better seen with ``python -X importtime -m reference``.
+and by leaf line. Start-up is better seen with ``python -X importtime -m mcpref.reference``.
 """
 
 from __future__ import annotations

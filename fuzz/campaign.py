@@ -8,10 +8,9 @@ what they found is shrunk, until N cases more have run at most. A budget in seco
 is spent, a ``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for a
 failure) ends the run; shrinking already under way may use a few seconds of grace.
 
-A seed and a case budget give the same cases on any machine: what a case shows does
-not depend on the machine's speed (``fuzz.waiting``), and Hypothesis's engine, whose one
-use of a clock is to stop looking for more bugs ten seconds after the first, sees a clock
-that stands still, so that its own count of calls ends that search instead.
+A seed and a case budget give the same cases on any machine (``_reproducible``): what a
+case shows does not depend on the machine's speed (``fuzz.waiting``), nor what Hypothesis
+draws on anything but the seed and the outcomes.
 
 Most cases start with the plain handshake and run in a process kept for it (see
 ``Campaign.execute``): a process start costs more than a case. Only fresh processes
@@ -24,11 +23,12 @@ finding is FRAME-CHUNK-INVARIANT whatever rule the oracle saw broken.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from unittest import mock
@@ -36,9 +36,10 @@ from unittest import mock
 from hypothesis import HealthCheck, Phase, Verbosity, event, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import DirectoryBasedExampleDatabase
-from hypothesis.internal.conjecture import engine
+from hypothesis.internal.conjecture import engine, providers
+from hypothesis.internal.constants_ast import Constants
 
-from reference.oracle import Finding, Profile, Status, judge
+from mcpref.reference.oracle import Finding, Profile, Status, judge
 
 from .strategies import Case, cases
 from .target import Process, Run, Session, Timing, run_case
@@ -74,6 +75,27 @@ class _StillClock:
     @staticmethod
     def monotonic() -> float:
         return 0.0
+
+
+@contextlib.contextmanager
+def _reproducible() -> Iterator[None]:
+    """Hypothesis draws on nothing but the seed and the outcomes of the cases.
+
+    Two of its inputs would make the cases differ from one install or machine to the next.
+    Its engine reads a clock once, to stop looking for more bugs ten seconds after the
+    first: it sees a clock that stands still, so that its own count of calls ends that
+    search. Its provider mixes into its draws the literals of every loaded module that lies
+    outside site-packages: which those are depends on how mcpref was installed and on what
+    the process imported, so a campaign draws from Hypothesis's own constants only.
+    """
+    providers.CONSTANTS_CACHE.cache.clear()  # it may hold the local constants of earlier draws
+    try:
+        with mock.patch.object(engine, "time", _StillClock()), mock.patch.object(
+            providers, "_get_local_constants", Constants
+        ):
+            yield
+    finally:
+        providers.CONSTANTS_CACHE.cache.clear()
 
 
 @dataclass
@@ -337,7 +359,7 @@ class Campaign:
         thresholds = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
         try:
-            with mock.patch.object(engine, "time", _StillClock()):
+            with _reproducible():
                 return self._run()
         finally:
             gc.set_threshold(*thresholds)

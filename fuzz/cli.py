@@ -3,18 +3,21 @@
     mcpref serve   [--version-policy P] [--max-line-bytes N]
     mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--version V]
                    [--report PATH] [--campaign-dir DIR] [--pause S] [--jobs N] [--progress]
-                   [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
-    mcpref check   [--profile spec|strict] [--json] [--html PATH] [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
-    mcpref replay  FILE [--transcript] [--idle-limit S] [--wait-limit S] [-- CMD [ARGS...]]
-    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--idle-limit S] [--wait-limit S]
+                   [CI] [WAIT] [-- CMD [ARGS...]]
+    mcpref check   [--profile spec|strict] [--json] [--html PATH] [CI] [WAIT] [-- CMD [ARGS...]]
+    mcpref replay  FILE [--transcript] [WAIT] [-- CMD [ARGS...]]
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [CI] [WAIT]
                    -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
     mcpref vectors export DIR
     mcpref explain FILE [--timeout S]
 
+    WAIT: [--idle-limit S] [--wait-limit S]   (how long a target is waited for: ``fuzz.waiting``)
+    CI:   [--baseline FILE] [--write-baseline FILE] [--junit-xml PATH]   (``fuzz.ci``)
+
 The target command is an argv list taken after ``--`` and started without a shell; with
-none, the target is the bundled reference server. ``--idle-limit`` and ``--wait-limit``
-set how long a target is waited for (``fuzz.waiting``). Exit status: 0 nothing found, 1
-failures found, 2 bad usage or a target that could not be started at all.
+none, the target is the bundled reference server. Exit status: 0 nothing found, 1
+failures found, 2 bad usage or a target that could not be started at all; held to a
+``--baseline``, 0 when exactly the listed rules fail.
 """
 
 from __future__ import annotations
@@ -32,15 +35,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from reference import server
-from reference.oracle import Finding, Profile, Status, judge
-from reference.rules import BY_ID, RULES
-from reference.versions import SUPPORTED_NAMES
+from mcpref.reference import server
+from mcpref.reference.oracle import Finding, Profile, Status, judge
+from mcpref.reference.rules import BY_ID, RULES
+from mcpref.reference.versions import SUPPORTED_NAMES
 
+from . import ci, html, waiting
 from . import compare as compare_command
 from . import explain as explain_command
-from . import html, waiting
 from . import vectors as vectors_command
+from .baseline import TARGET, BaselineError
 from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
 from .corpus import SCENARIOS, Scenario
 from .jobs import run_jobs
@@ -58,7 +62,7 @@ from .strategies import Case
 from .target import Run, TargetError, Timing, run_case
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
-DEFAULT_TARGET = [sys.executable, "-m", "reference"]
+DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
 DEFAULT_BUDGET = 60.0
 
 
@@ -103,12 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=int, default=1, help="campaigns side by side, one process and seed each (default 1)"
     )
     fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+    ci.add_arguments(fuzz)
     waiting.add_arguments(fuzz)
 
     check = commands.add_parser("check", help="run the fixed corpus and print one row per requirement")
     check.add_argument("--profile", choices=profiles, default="spec")
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the results as a web page")
+    ci.add_arguments(check)
     waiting.add_arguments(check)
 
     replay = commands.add_parser("replay", help="re-run a saved failing case")
@@ -173,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     except TargetError as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except ReproducerError as exc:
+    except (ReproducerError, BaselineError) as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -193,6 +199,7 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         return EXIT_USAGE
     budget = args.budget if args.budget is not None else DEFAULT_BUDGET if args.max_cases is None else math.inf
     profile = Profile(args.profile)
+    baseline = ci.prepare(args, profile)
     directory = args.campaign_dir or _campaign_dir(command)
     timing = replace(timing, pause=args.pause)
     run_case(command, [], timing)  # raises TargetError when the command cannot start at all
@@ -212,12 +219,29 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     if show:
         sys.stderr.write("\n")
     _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory)
+    report = _fuzz_report(outcome, command, profile, args.seed, args.jobs, directory)
     if args.report is not None:
-        write_atomic(
-            args.report,
-            json.dumps(_fuzz_report(outcome, command, profile, args.seed, args.jobs, directory), indent=2) + "\n",
-        )
-    return EXIT_FOUND if outcome.failures else EXIT_CLEAN
+        write_atomic(args.report, json.dumps(report, indent=2) + "\n")
+    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: _fuzz_rows(report)}, baseline)
+
+
+def _fuzz_rows(report: dict[str, object]) -> list[dict[str, object]]:
+    """One row per rule, as ``check`` gives them: failing, warned, or passed (not seen broken)."""
+    found: dict[str, tuple[str, dict[str, object]]] = {}
+    for status, key in (("fail", "failures"), ("warn", "warnings")):
+        entries = report[key]
+        assert isinstance(entries, list)
+        for entry in entries:
+            found.setdefault(str(entry["id"]), (status, entry))
+    return [
+        {
+            "id": rule.id,
+            "level": rule.level.value,
+            "status": found[rule.id][0] if rule.id in found else "pass",
+            "findings": [found[rule.id][1]] if rule.id in found else [],
+        }
+        for rule in RULES
+    ]
 
 
 def _fuzz_report(
@@ -309,6 +333,17 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     return run, findings
 
 
+SHELL_MAX = 4096  # bytes of a case a shell line carries; a longer one is for mcpref replay
+
+
+def _shell(command: list[str], scenario: Scenario) -> str | None:
+    """A pasteable shell line for the scenario, if one reproduces it: a pipe writes the bytes as they
+    come, so only a case of one chunk, and only a short one."""
+    if len(scenario.case.chunks) > 1 or len(scenario.case.stream) > SHELL_MAX:
+        return None
+    return shell_line(command, scenario.case.stream, probe=not scenario.eof)
+
+
 def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dict[str, object]]:
     """One row per requirement: pass, warn, fail, or n/a when the corpus does not exercise it."""
     run_case(command, [], timing)
@@ -336,8 +371,7 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
                         "scenario": s.name,
                         **finding_json(f, profile),
                         "transcript": session_transcript(run.events, run.observation.trailing),
-                        # A shell pipe writes the bytes as they come: only a case of one chunk.
-                        "shell": shell_line(command, s.case.stream, probe=not s.eof) if len(s.case.chunks) == 1 else None,
+                        "shell": _shell(command, s),
                     }
                     for s, run, f in hits
                 ],
@@ -348,6 +382,7 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
 
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     profile = Profile(args.profile)
+    baseline = ci.prepare(args, profile)
     rows = check_rows(command, profile, timing)
     if args.html is not None:
         label = compare_command.default_labels([command])[0]
@@ -363,7 +398,7 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
             note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else ""
             table.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
         _print_table(["ID", "LEVEL", "STATUS", "NOTE"], table)
-    return EXIT_FOUND if any(row["status"] == "fail" for row in rows) else EXIT_CLEAN
+    return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline)
 
 
 def _explain(args: argparse.Namespace) -> int:

@@ -6,7 +6,8 @@
 Each command is started without a shell and judged by ``check_rows`` exactly as ``mcpref
 check`` would judge it alone; the matrix has one row per requirement ID and one column per
 command, each cell pass, warn, fail or n/a. Exit status: 0 when no command fails a rule,
-1 when one does, 2 for bad usage or a command that cannot be started at all.
+1 when one does, 2 for bad usage or a command that cannot be started at all; held to a
+``--baseline``, 0 when each column fails exactly its listed rules (``fuzz.ci``).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from reference.oracle import Profile
-from reference.rules import RULES
+from mcpref.reference.oracle import Profile
+from mcpref.reference.rules import RULES
 
-from . import html, waiting
+from . import ci, html, waiting
+from .baseline import BaselineError
 from .report import write_atomic
 from .target import TargetError, Timing, run_case
 
@@ -43,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="column name of the next command, once per command in order (default: from the command)",
     )
     parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the matrix as a web page")
+    ci.add_arguments(parser)
     waiting.add_arguments(parser)
 
 
@@ -100,18 +103,6 @@ def combine(
     }
 
 
-def failing(result: dict[str, object]) -> list[str]:
-    """The labels of the commands that fail at least one rule."""
-    rules = result["rules"]
-    assert isinstance(rules, list)
-    labels: list[str] = []
-    for rule in rules:
-        for label, status in rule["statuses"].items():
-            if status == "fail" and label not in labels:
-                labels.append(label)
-    return labels
-
-
 def render(result: dict[str, object]) -> str:
     commands = result["commands"]
     rules = result["rules"]
@@ -143,12 +134,33 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
     except UsageError as exc:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    profile = Profile(args.profile)
     try:
-        result = matrix(commands, labels, Profile(args.profile), timing)
-    except TargetError as exc:
+        baseline = ci.prepare(args, profile)
+        result = matrix(commands, labels, profile, timing)
+    except (TargetError, BaselineError) as exc:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(json.dumps(result, indent=2) if args.json else render(result))
     if args.html is not None:
         write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
-    return EXIT_FOUND if failing(result) else EXIT_CLEAN
+    return ci.conclude(args, profile, "mcpref compare", by_label(result), baseline)
+
+
+def by_label(result: dict[str, object]) -> dict[str, list[dict[str, object]]]:
+    """The matrix as one ``check`` result per column."""
+    rules = result["rules"]
+    commands = result["commands"]
+    assert isinstance(rules, list) and isinstance(commands, list)
+    return {
+        str(command["label"]): [
+            {
+                "id": rule["id"],
+                "level": rule["level"],
+                "status": rule["statuses"][command["label"]],
+                "findings": rule["findings"][command["label"]],
+            }
+            for rule in rules
+        ]
+        for command in commands
+    }

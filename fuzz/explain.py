@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from reference.rules import BY_ID
+from mcpref.reference.rules import BY_ID
 
 from .notes import NOTES, entry
 from .report import FORMAT

@@ -13,8 +13,8 @@ import base64
 import html
 from collections.abc import Mapping, Sequence
 
-from reference.oracle import Profile
-from reference.rules import BY_ID, RULES
+from mcpref.reference.oracle import Profile
+from mcpref.reference.rules import BY_ID, RULES
 
 from .corpus import SCENARIOS
 from .notes import entry

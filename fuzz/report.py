@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.oracle import Finding, Profile
+from mcpref.reference.oracle import Finding, Profile
 
 from .target import SENTINEL, Direction, Event, Run
 
@@ -123,7 +123,7 @@ def session_transcript(events: tuple[Event, ...], trailing: bytes = b"") -> list
 
 
 def finding_json(finding: Finding, profile: Profile) -> dict[str, object]:
-    from reference.rules import BY_ID
+    from mcpref.reference.rules import BY_ID
 
     return {
         "id": finding.rule,
@@ -149,15 +149,21 @@ def reproducer_json(rule: str, profile: Profile, argv: list[str], chunks: list[b
     return json.dumps(document, indent=2) + "\n"
 
 
-def load_reproducer(path: Path) -> Reproducer:
+def load_document(path: Path, form: str, error: type[Exception]) -> dict[str, object]:
+    """The JSON object in ``path``, whose ``format`` must be ``form``; ``error`` says what is wrong."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ReproducerError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise error(f"cannot read {path}: {exc.strerror or exc}") from None
     except (ValueError, RecursionError):
-        raise ReproducerError(f"{path} is not a JSON reproducer file") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ReproducerError(f"{path} is not a {FORMAT} file")
+        raise error(f"{path} is not JSON") from None
+    if not isinstance(document, dict) or document.get("format") != form:
+        raise error(f"{path} is not a {form} file")
+    return document
+
+
+def load_reproducer(path: Path) -> Reproducer:
+    document = load_document(path, FORMAT, ReproducerError)
     rule, profile, argv = document.get("rule"), document.get("profile"), document.get("command")
     chunks, settle = document.get("chunks"), document.get("settle", 0.0)
     if not isinstance(rule, str) or profile not in {p.value for p in Profile}:

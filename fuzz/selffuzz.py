@@ -8,7 +8,7 @@ Hypothesis property; the test suite runs it and replays the saved corpus, and
 ``make fuzz-self`` runs it for as long as asked under Atheris, whose coverage feedback
 steers Hypothesis' byte-level input, adding each input that reached new code to the corpus.
 
-    python -m fuzz.selffuzz [--seconds N] [CORPUS_DIR]
+    python -m mcpref.fuzz.selffuzz [--seconds N] [CORPUS_DIR]
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.dispatcher import Send, ServerSession, StartTimer
-from reference.messages import JsonValue
+from mcpref.reference.dispatcher import Send, ServerSession, StartTimer
+from mcpref.reference.messages import JsonValue
 
 CORPUS = Path(__file__).resolve().parent.parent / "fuzz-corpus" / "self"
 MAX_LINE = 512  # small, so that over-long lines are common
@@ -105,7 +105,7 @@ def session_holds(drawn: tuple[bytes, list[int], list[int]]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fuzz.selffuzz", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m mcpref.fuzz.selffuzz", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=600, help="how long to fuzz (default 600)")
     parser.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
     args = parser.parse_args(argv)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from reference.versions import SUPPORTED_NAMES
+from mcpref.reference.versions import SUPPORTED_NAMES
 
 JsonDict = dict[str, object]
 

@@ -32,9 +32,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.dispatcher import CancelTimer, Effect, Send, ServerSession, StartTimer, id_key
-from reference.framer import DEFAULT_MAX_LINE_BYTES
-from reference.messages import (
+from mcpref.reference.dispatcher import CancelTimer, Effect, Send, ServerSession, StartTimer, id_key
+from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
+from mcpref.reference.messages import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -51,8 +51,8 @@ from reference.messages import (
 )
 
 # The oracle's own readers of a refused line, so that vectors and verdicts see the same ids.
-from reference.oracle import Observation, _leading_request, _lenient_request, judge, split_lines
-from reference.versions import LATEST, SUPPORTED_NAMES
+from mcpref.reference.oracle import Observation, _leading_request, _lenient_request, judge, split_lines
+from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
 
 from .corpus import SCENARIOS, Scenario
 from .report import write_atomic

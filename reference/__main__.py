@@ -1,4 +1,4 @@
-"""``python -m reference``: the reference server, without the fuzzer's dependencies."""
+"""``python -m mcpref.reference``: the reference server, without the fuzzer's dependencies."""
 
 import sys
 

@@ -27,3 +27,6 @@ settings.register_profile(
 )
 settings.register_profile("campaign", max_examples=5000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# pytester: tests/fuzz/test_pytest_plugin.py runs pytest with mcpref's plugin in a scratch folder.
+pytest_plugins = ["pytester"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.rules import RULES
+from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT / "SPEC_NOTES.md"

@@ -31,9 +31,9 @@ from typing import Any, NoReturn, Protocol, TypeAlias
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for ``reference``
 
-from reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer
-from reference.framer import FrameEvent, LineFramer, TooLong
-from reference.messages import (
+from mcpref.reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer
+from mcpref.reference.framer import FrameEvent, LineFramer, TooLong
+from mcpref.reference.messages import (
     PARSE_ERROR,
     Blank,
     Message,
@@ -43,7 +43,7 @@ from reference.messages import (
     error_answer,
     parse_line,
 )
-from reference.versions import SUPPORTED_NAMES
+from mcpref.reference.versions import SUPPORTED_NAMES
 
 READ_SIZE = 64 * 1024
 EXIT_OK, EXIT_STDOUT_CLOSED = 0, 1

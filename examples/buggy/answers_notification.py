@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from _harness import Handle, message_of, run
 
-from reference.dispatcher import Effect, Send
-from reference.messages import METHOD_NOT_FOUND, Notification, encode, error_answer
+from mcpref.reference.dispatcher import Effect, Send
+from mcpref.reference.messages import METHOD_NOT_FOUND, Notification, encode, error_answer
 
 KNOWN = ("notifications/initialized", "notifications/cancelled")
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from _harness import Answer, Handle, edit_answers, message_of, run
 
-from reference.dispatcher import Effect, Send, ServerSession, VersionPolicy
-from reference.messages import Request
+from mcpref.reference.dispatcher import Effect, Send, ServerSession, VersionPolicy
+from mcpref.reference.messages import Request
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

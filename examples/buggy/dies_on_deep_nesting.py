@@ -13,7 +13,7 @@ import re
 
 from _harness import Handle, run
 
-from reference.dispatcher import Effect
+from mcpref.reference.dispatcher import Effect
 
 MAX_DEPTH = 64
 TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"?|[\[\]{}]')  # a string (skipped whole) or a bracket

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from _harness import run
 
-from reference.framer import LINE_TOO_LONG, FrameEvent, LineFramer
+from mcpref.reference.framer import LINE_TOO_LONG, FrameEvent, LineFramer
 
 CAP = 1024 * 1024
 

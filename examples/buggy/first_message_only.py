@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from _harness import run
 
-from reference.framer import FrameEvent, LineFramer
+from mcpref.reference.framer import FrameEvent, LineFramer
 
 
 class FirstLineOnly(LineFramer):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from _harness import Handle, message_of, run
 
-from reference.dispatcher import Effect, Send
-from reference.messages import Request
+from mcpref.reference.dispatcher import Effect, Send
+from mcpref.reference.messages import Request
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from _harness import Handle, message_of, run
 
-from reference.dispatcher import Effect, Send, ServerSession
-from reference.messages import INVALID_REQUEST, Request, encode, error_answer
+from mcpref.reference.dispatcher import Effect, Send, ServerSession
+from mcpref.reference.messages import INVALID_REQUEST, Request, encode, error_answer
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

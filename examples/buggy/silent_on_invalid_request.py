@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from _harness import Handle, message_of, run
 
-from reference.dispatcher import Effect
-from reference.messages import INVALID_REQUEST, Invalid
+from mcpref.reference.dispatcher import Effect
+from mcpref.reference.messages import INVALID_REQUEST, Invalid
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from _harness import Handle, run
 
-from reference.dispatcher import Effect
-from reference.messages import ParseFailure, parse_line
+from mcpref.reference.dispatcher import Effect
+from mcpref.reference.messages import ParseFailure, parse_line
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

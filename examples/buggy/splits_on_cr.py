@@ -13,7 +13,7 @@ import io
 
 from _harness import run
 
-from reference.framer import FrameEvent, LineFramer
+from mcpref.reference.framer import FrameEvent, LineFramer
 
 
 class UniversalNewlines(LineFramer):

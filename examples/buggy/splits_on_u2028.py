@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from _harness import Handle, run
 
-from reference.dispatcher import Effect
+from mcpref.reference.dispatcher import Effect
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

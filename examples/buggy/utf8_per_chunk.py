@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from _harness import run
 
-from reference.framer import FrameEvent, LineFramer
+from mcpref.reference.framer import FrameEvent, LineFramer
 
 _ESCAPED = "".join(chr(code) for code in range(0xDC80, 0xDD00))  # surrogateescape's stand-ins for bad bytes
 

@@ -38,10 +38,11 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "capability_lie": ("spec", "CAP-ANNOUNCED-METHODS"),
     "bogus_version": ("spec", "LIFE-VERSION-KNOWN"),
 }
-# Cases generated (--max-cases): each bug above is caught within them with seed 1. bogus_version
-# needs a fresh handshake ordering with an unsupported version: with seed 1, case 1,624 of 4,000.
+# Cases generated (--max-cases): each bug above is caught within them with seed 1, on any machine.
+# dies_on_long_line needs a line over 1 MiB (seed 1: case 76 of 100); bogus_version a fresh
+# handshake ordering with an unsupported version (case 867 of 1,000).
 CASES = 60
-CASES_FOR = {"bogus_version": 4000}
+CASES_FOR = {"dies_on_long_line": 100, "bogus_version": 1000}
 
 
 def campaign(
@@ -49,7 +50,7 @@ def campaign(
 ) -> tuple[int, dict[str, object]]:
     report = tmp / f"{name}-{profile}.json"
     command = [
-        sys.executable, "-m", "fuzz.cli", "fuzz", "--seed", "1", "--max-cases", str(cases), "--profile", profile,
+        sys.executable, "-m", "mcpref", "fuzz", "--seed", "1", "--max-cases", str(cases), "--profile", profile,
         "--report", str(report), "--campaign-dir", str(tmp / f"{name}-{profile}"), *options, "--", *target,
     ]
     # Campaigns run untraced: coverage's subprocess hook would slow every target several times.
@@ -85,7 +86,7 @@ def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path) -> N
 @pytest.mark.spec("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "LIFE-SECOND-INIT")
 @pytest.mark.parametrize("profile", ["spec", "strict"])
 def test_a_campaign_against_the_reference_finds_nothing(tmp_path: Path, profile: str) -> None:
-    status, report = campaign(tmp_path, "reference", profile, [sys.executable, "-m", "reference"], 300)
+    status, report = campaign(tmp_path, "reference", profile, [sys.executable, "-m", "mcpref.reference"], 300)
     assert report["failures"] == []
     assert status == 0
     assert report["cases"] == 300

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.report import printf_argument, reproducer_json
-from fuzz.strategies import encode, request
-from reference.oracle import Profile
-from reference.rules import RULES
+from mcpref.fuzz.report import printf_argument, reproducer_json
+from mcpref.fuzz.strategies import encode, request
+from mcpref.reference.oracle import Profile
+from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
-MCPREF = [sys.executable, "-m", "fuzz.cli"]
+MCPREF = [sys.executable, "-m", "mcpref"]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 
 
@@ -49,7 +49,7 @@ def test_replay_reruns_a_saved_case_and_refuses_a_hostile_file(tmp_path: Path) -
     saved = tmp_path / "case.json"
     saved.write_text(reproducer_json("RPC-PARSE-ERROR", Profile.SPEC, SILENT, [stream], 0.0))
     assert mcpref("replay", str(saved)).returncode == 1
-    assert mcpref("replay", str(saved), "--", sys.executable, "-m", "reference").returncode == 0
+    assert mcpref("replay", str(saved), "--", sys.executable, "-m", "mcpref.reference").returncode == 0
     hostile = tmp_path / "hostile.json"
     hostile.write_text(json.dumps({"format": "mcpref-reproducer/1", "rule": "X", "profile": "spec", "command": "rm -rf /", "chunks": []}))
     refused = mcpref("replay", str(hostile))
@@ -89,8 +89,8 @@ def test_replay_transcript_shows_the_session_as_it_went(tmp_path: Path) -> None:
 
 
 def test_a_transcript_shows_what_a_reader_could_miss() -> None:
-    from fuzz.report import session_transcript, visible
-    from fuzz.target import Direction, Event
+    from mcpref.fuzz.report import session_transcript, visible
+    from mcpref.fuzz.target import Direction, Event
 
     assert visible(b'{"a":"\xe2\x80\xa8\r\x00\xff"}') == '{"a":"\\u2028\\x0d\\x00\\xff"}'
     assert visible(b"x" * 2001).endswith("x… (2,001 bytes in all)")

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.compare import UsageError, default_labels, split_commands
-from reference.rules import RULES
+from mcpref.fuzz.compare import UsageError, default_labels, split_commands
+from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = [sys.executable, "-m", "reference"]
+REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 
 
 def mcpref(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "fuzz.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=240, check=False
+        [sys.executable, "-m", "mcpref", *args], cwd=ROOT, capture_output=True, text=True, timeout=240, check=False
     )
 
 
@@ -28,15 +28,15 @@ def test_the_matrix_has_a_row_per_requirement_and_a_column_per_command() -> None
     done = mcpref("compare", "--profile", "strict", "--json", "--", *REFERENCE, "---", *SILENT)
     assert done.returncode == 1, done.stderr
     result = json.loads(done.stdout)
-    labels = ["reference", "silent_on_parse_error.py"]
+    labels = ["mcpref.reference", "silent_on_parse_error.py"]
     assert result["profile"] == "strict"
     assert [entry["label"] for entry in result["commands"]] == labels
     assert [rule["id"] for rule in result["rules"]] == [rule.id for rule in RULES]
     by_id = {rule["id"]: rule for rule in result["rules"]}
-    assert by_id["RPC-PARSE-ERROR"]["statuses"] == {"reference": "pass", "silent_on_parse_error.py": "fail"}
+    assert by_id["RPC-PARSE-ERROR"]["statuses"] == {"mcpref.reference": "pass", "silent_on_parse_error.py": "fail"}
     assert by_id["RPC-PARSE-ERROR"]["findings"]["silent_on_parse_error.py"]
-    assert by_id["RPC-ID-ECHO"]["statuses"] == {"reference": "pass", "silent_on_parse_error.py": "pass"}
-    assert all(rule["statuses"]["reference"] in {"pass", "n/a"} for rule in result["rules"])
+    assert by_id["RPC-ID-ECHO"]["statuses"] == {"mcpref.reference": "pass", "silent_on_parse_error.py": "pass"}
+    assert all(rule["statuses"]["mcpref.reference"] in {"pass", "n/a"} for rule in result["rules"])
 
 
 def test_the_text_matrix_names_each_column_and_a_clean_run_exits_0() -> None:

@@ -17,10 +17,19 @@ from typing import Any
 
 import pytest
 
-from fuzz.explain import NOTES, ExplainError, Explanation, Item, explain, load_items, recorded_explanation, render
-from fuzz.report import finding_json, reproducer_json
-from reference.oracle import Finding, Profile
-from reference.rules import BY_ID
+from mcpref.fuzz.explain import (
+    NOTES,
+    ExplainError,
+    Explanation,
+    Item,
+    explain,
+    load_items,
+    recorded_explanation,
+    render,
+)
+from mcpref.fuzz.report import finding_json, reproducer_json
+from mcpref.reference.oracle import Finding, Profile
+from mcpref.reference.rules import BY_ID
 
 RULE = "RPC-PARSE-ERROR"
 ITEM = Item(RULE, "no answer to a line that is not JSON", "-32700 with id null", "nothing")
@@ -322,7 +331,7 @@ def test_the_command_explains_with_or_without_a_model_and_refuses_a_file_it_cann
     env = {key: value for key, value in os.environ.items() if key not in ("AI_URL", "AI_MODEL", "AI_KEY")}
 
     def mcpref(*argv: str, **extra: str) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-m", "fuzz.cli", "explain", *argv]
+        command = [sys.executable, "-m", "mcpref", "explain", *argv]
         return subprocess.run(command, cwd=root, env={**env, **extra}, capture_output=True, text=True, check=False)
 
     offline = mcpref(str(path))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import report
+from mcpref.fuzz import report
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -45,7 +45,7 @@ SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_err
 
 def fuzz_command(target: list[str], budget: list[str], report_path: Path, campaign: Path) -> list[str]:
     options = ["--seed", "1", *budget, "--report", str(report_path), "--campaign-dir", str(campaign)]
-    return [sys.executable, "-m", "fuzz.cli", "fuzz", *options, "--", *target]
+    return [sys.executable, "-m", "mcpref", "fuzz", *options, "--", *target]
 
 
 def fuzz(tmp: Path, name: str, cases: int = CASES) -> tuple[int, dict[str, object]]:

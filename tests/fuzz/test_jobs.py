@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from test_campaign import BUGGY, campaign
 
-from fuzz.campaign import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
-from fuzz.jobs import merge, run_jobs
-from fuzz.strategies import Case
-from fuzz.target import Run, Timing
-from reference.oracle import Finding, Observation
+from mcpref.fuzz.campaign import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
+from mcpref.fuzz.jobs import merge, run_jobs
+from mcpref.fuzz.strategies import Case
+from mcpref.fuzz.target import Run, Timing
+from mcpref.reference.oracle import Finding, Observation
 
 
 def _failure(rule: str, lines: tuple[bytes, ...]) -> Failure:
@@ -67,7 +67,7 @@ def test_two_jobs_find_the_bug_and_report_as_one_campaign(tmp_path: Path) -> Non
 
 
 def test_two_jobs_against_the_reference_find_nothing(tmp_path: Path) -> None:
-    status, report = campaign(tmp_path, "reference", "spec", [sys.executable, "-m", "reference"], 300, "--jobs", "2")
+    status, report = campaign(tmp_path, "reference", "spec", [sys.executable, "-m", "mcpref.reference"], 300, "--jobs", "2")
     assert (status, report["failures"], report["jobs"]) == (0, [], 2)
     assert report["cases"] == 300
 
@@ -84,7 +84,7 @@ def test_a_campaign_collects_young_objects_less_often_while_it_runs_and_restores
 
     monkeypatch.setattr(Campaign, "execute", noting)
     before = gc.get_threshold()
-    Campaign([sys.executable, "-m", "reference"], budget=0.5, seed=1).run()
+    Campaign([sys.executable, "-m", "mcpref.reference"], budget=0.5, seed=1).run()
     assert seen and set(seen) == {YOUNG_OBJECTS_PER_COLLECTION}
     assert gc.get_threshold() == before
 
@@ -97,7 +97,7 @@ class _Crashes(Campaign):
 def test_a_job_that_crashes_is_an_error_and_the_other_jobs_end_with_their_targets(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    marked = [sys.executable, "-X", f"pycache_prefix={tmp_path}", "-m", "reference"]  # findable by pgrep
+    marked = [sys.executable, "-X", f"pycache_prefix={tmp_path}", "-m", "mcpref.reference"]  # findable by pgrep
     side_by_side = Campaign.side_by_side
 
     def second_crashes(self: Campaign, index: int, jobs: int) -> Campaign:

@@ -8,12 +8,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from fuzz.campaign import Campaign, initialized_again
-from fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
-from fuzz.target import Session, Timing, run_case
-from reference.oracle import Profile, Status, judge
+from mcpref.fuzz.campaign import Campaign, initialized_again
+from mcpref.fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
+from mcpref.fuzz.target import Session, Timing, run_case
+from mcpref.reference.oracle import Profile, Status, judge
 
-REFERENCE = [sys.executable, "-m", "reference"]
+REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 INIT, READY = encode(initialize("init-1", "2025-06-18")), encode(INITIALIZED)
 PING = encode(request(1, "ping"))
 HEAD = len(INIT) + len(READY)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.target import Timing, run_case
-from fuzz.waiting import Patience
-from reference.oracle import Profile, Status, judge
+from mcpref.fuzz.target import Timing, run_case
+from mcpref.fuzz.waiting import Patience
+from mcpref.reference.oracle import Profile, Status, judge
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -34,7 +34,7 @@ SHORT = Timing(patience=Patience(idle=0.5, limit=1.0))
 
 
 def check(target: list[str]) -> tuple[int, dict[str, dict[str, object]]]:
-    command = [sys.executable, "-m", "fuzz.cli", "check", "--json", "--profile", "spec", "--", *target]
+    command = [sys.executable, "-m", "mcpref", "check", "--json", "--profile", "spec", "--", *target]
     done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, text=True, timeout=300, check=False)
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
     return done.returncode, {row["id"]: row for row in json.loads(done.stdout)["rules"]}
@@ -43,7 +43,7 @@ def check(target: list[str]) -> tuple[int, dict[str, dict[str, object]]]:
 @pytest.mark.spec("STDIO-SURVIVE", "STDIO-LATENCY", "FRAME-MAX-LINE")
 def test_a_slow_correct_server_gets_the_references_verdicts() -> None:
     slow_status, slow = check([sys.executable, str(HOSTILE / "slow_but_correct.py")])
-    status, fast = check([sys.executable, "-m", "reference"])
+    status, fast = check([sys.executable, "-m", "mcpref.reference"])
     assert (slow_status, status) == (0, 0)
     assert {rule: row["status"] for rule, row in slow.items() if rule != "STDIO-LATENCY"} == {
         rule: row["status"] for rule, row in fast.items() if rule != "STDIO-LATENCY"

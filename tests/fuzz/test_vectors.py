@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = [sys.executable, "-m", "reference"]
+REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 
 
@@ -29,7 +29,7 @@ SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_err
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("vectors")
     done = subprocess.run(
-        [sys.executable, "-m", "fuzz.cli", "vectors", "export", str(directory)],
+        [sys.executable, "-m", "mcpref", "vectors", "export", str(directory)],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from reference.dispatcher import Send, ServerSession
+from mcpref.reference.dispatcher import Send, ServerSession
 
 session, lock = ServerSession(), threading.Lock()
 

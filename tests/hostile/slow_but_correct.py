@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from reference import dispatcher, server
+from mcpref.reference import dispatcher, server
 
 
 def burn(seconds: float) -> None:

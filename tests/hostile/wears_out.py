@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from reference.dispatcher import Send, ServerSession
+from mcpref.reference.dispatcher import Send, ServerSession
 
 session, seen, buffer = ServerSession(), 0, b""
 while chunk := os.read(0, 65536):

@@ -32,7 +32,7 @@ DOCS = ROOT / "docs"
 REPRO = DOCS / "repro"
 BUILD = ROOT / "build" / "peers"
 PYTHON = sys.executable
-MCPREF = [PYTHON, "-m", "fuzz.cli"]
+MCPREF = [PYTHON, "-m", "mcpref"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Peer:
 
 EVERYTHING_JS = "tests/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 PEER_LIST = [
-    Peer("reference", "mcpref (reference)", [PYTHON, "-m", "reference"], [".venv/bin/python", "-m", "reference"], "-"),
+    Peer("reference", "mcpref (reference)", [PYTHON, "-m", "mcpref.reference"], [".venv/bin/python", "-m", "mcpref.reference"], "-"),
     Peer(
         "python-sdk",
         "Python SDK `MCPServer`",
@@ -124,9 +124,9 @@ def check_reproducers(results: list[dict[str, Any]]) -> dict[tuple[str, str], st
     ``results`` are the compare results, spec first: a rule failing there is saved with that profile.
     """
     sys.path.insert(0, str(ROOT))
-    from fuzz.corpus import SCENARIOS
-    from fuzz.report import reproducer_json
-    from reference.oracle import Profile
+    from mcpref.fuzz.corpus import SCENARIOS
+    from mcpref.fuzz.report import reproducer_json
+    from mcpref.reference.oracle import Profile
 
     by_name = {scenario.name: scenario for scenario in SCENARIOS}
     saved: dict[tuple[str, str], str] = {}

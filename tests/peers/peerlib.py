@@ -15,7 +15,7 @@ from pathlib import Path
 PEERS = Path(__file__).resolve().parent
 ROOT = PEERS.parents[1]
 NODE_MODULES = PEERS / "node_modules"
-REFERENCE = [sys.executable, "-m", "reference"]
+REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 PYTHON_SERVER = [sys.executable, str(PEERS / "python_server.py")]
 TS_SERVER = ["node", str(PEERS / "ts_server.mjs")]
 EVERYTHING = ["node", str(NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"), "stdio"]

@@ -50,7 +50,7 @@ KNOWN: dict[str, dict[str, str]] = {
 @pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-LF-ONLY", "RPC-INVALID-PARAMS", "RPC-ONE-ANSWER", "LIFE-SECOND-INIT")
 def test_the_known_findings_against_the_official_sdk_servers_are_still_reported() -> None:
     columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]
-    command = [sys.executable, "-m", "fuzz.cli", "compare", "--profile", "strict", "--json"]
+    command = [sys.executable, "-m", "mcpref", "compare", "--profile", "strict", "--json"]
     for label in columns:
         command += ["--label", label]
     command += ["--", *PYTHON_SERVER] + ([] if node_missing() else ["---", *TS_SERVER])

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fuzz.corpus import SEED_HANDSHAKE, SEED_TOOLS, call
-from fuzz.strategies import initialize, notification, request
-from reference.versions import SUPPORTED_NAMES
+from mcpref.fuzz.corpus import SEED_HANDSHAKE, SEED_TOOLS, call
+from mcpref.fuzz.strategies import initialize, notification, request
+from mcpref.reference.versions import SUPPORTED_NAMES
 
 TOOL_NAMES = ["lire_prix", "echo", "fail", "attendre"]
 init = initialize

@@ -33,10 +33,10 @@ from seed_scripts import (
     text_of,
 )
 
-from fuzz.strategies import CLIENT_INFO
-from reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer, VersionPolicy
-from reference.handshake import Phase
-from reference.versions import SUPPORTED_NAMES
+from mcpref.fuzz.strategies import CLIENT_INFO
+from mcpref.reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer, VersionPolicy
+from mcpref.reference.handshake import Phase
+from mcpref.reference.versions import SUPPORTED_NAMES
 
 
 def cancel(request_id: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from reference.framer import DEFAULT_MAX_LINE_BYTES, LINE_TOO_LONG, FrameEvent, LineFramer
+from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES, LINE_TOO_LONG, FrameEvent, LineFramer
 
 # --- helpers -------------------------------------------------------------------------
 

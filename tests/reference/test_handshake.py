@@ -16,10 +16,10 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from reference import handshake
-from reference.dispatcher import Send, ServerSession, VersionPolicy
-from reference.handshake import TRANSITIONS, Action, Handshake, HandshakeError, Input, Phase
-from reference.versions import BY_NAME, KNOWN, LATEST, SUPPORTED_NAMES
+from mcpref.reference import handshake
+from mcpref.reference.dispatcher import Send, ServerSession, VersionPolicy
+from mcpref.reference.handshake import TRANSITIONS, Action, Handshake, HandshakeError, Input, Phase
+from mcpref.reference.versions import BY_NAME, KNOWN, LATEST, SUPPORTED_NAMES
 
 # What every (phase, input) pair must do, written independently of the module's table.
 EXPECTED: dict[tuple[Phase, Input], tuple[Action, Phase]] = {

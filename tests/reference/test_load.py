@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from fuzz.strategies import INITIALIZED, encode, initialize, notification, request
-from reference.oracle import Observation, judge, split_lines
+from mcpref.fuzz.strategies import INITIALIZED, encode, initialize, notification, request
+from mcpref.reference.oracle import Observation, judge, split_lines
 
 COUNT = 10_000
 
@@ -62,7 +62,7 @@ def test_ten_thousand_interleaved_requests_each_get_exactly_one_answer() -> None
     lines, expected, cancelled = workload(rng)
     stream = b"".join(lines)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reference"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        [sys.executable, "-m", "mcpref.reference"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     )
     assert proc.stdin and proc.stdout
     output: list[bytes] = []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.strategies import INITIALIZED, encode, initialize, request
+from mcpref.fuzz.strategies import INITIALIZED, encode, initialize, request
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc to read peak memory")
 
@@ -33,7 +33,7 @@ def peak_kib(pid: int) -> int:
 
 def serve(*options: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "reference", *options],
+        [sys.executable, "-m", "mcpref.reference", *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from reference.messages import (
+from mcpref.reference.messages import (
     BLANK,
     INVALID_PARAMS,
     INVALID_REQUEST,

@@ -43,12 +43,12 @@ from seed_scripts import (
     text_of,
 )
 
-from reference import server
-from reference.dispatcher import ServerSession, VersionPolicy
+from mcpref.reference import server
+from mcpref.reference.dispatcher import ServerSession, VersionPolicy
 
 REPO = Path(__file__).resolve().parents[2]
-SERVE = [sys.executable, "-m", "fuzz.cli", "serve"]
-PYTHON_M_REFERENCE = [sys.executable, "-m", "reference"]
+SERVE = [sys.executable, "-m", "mcpref", "serve"]
+PYTHON_M_REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 DEADLINE = 15.0  # seconds; generous, since every child process also runs under coverage
 
 
@@ -495,7 +495,7 @@ def test_argument_defaults() -> None:
 def test_dev_null_as_stdin_and_stdout_ends_at_once() -> None:
     with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
         done = subprocess.run(
-            [sys.executable, "-m", "reference"], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=10, check=False
+            [sys.executable, "-m", "mcpref.reference"], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=10, check=False
         )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr
@@ -513,7 +513,7 @@ def test_with_the_in_flight_limit_reached_nothing_more_is_read_until_one_ends() 
     order = {}
     for limit in ("1", "2"):
         proc = subprocess.Popen(
-            [sys.executable, "-m", "reference", "--max-in-flight", limit],
+            [sys.executable, "-m", "mcpref.reference", "--max-in-flight", limit],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

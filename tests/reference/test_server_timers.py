@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-SERVE = [sys.executable, "-m", "reference"]
+SERVE = [sys.executable, "-m", "mcpref.reference"]
 INIT = (
     b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
     b'"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'

@@ -1,0 +1,78 @@
+"""What ``check``, ``compare`` and ``fuzz`` share for CI: ``--baseline``, ``--write-baseline``, ``--junit-xml``.
+
+The baseline is read before the run, so that a bad file costs no campaign; after it, the
+run is held to the baseline, the files asked for are written, and the exit status says
+whether the run is acceptable: without a baseline, any failure is not; with one, only a
+new failure or a listed rule that no longer fails is not (``fuzz.baseline``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from mcpref.reference.oracle import Profile
+
+from . import baseline as baselines
+from . import junit
+from .corpus import SCENARIOS
+from .report import reproducer_json, write_atomic
+
+EXIT_CLEAN, EXIT_FOUND = 0, 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--baseline", type=Path, default=None, metavar="FILE", help="expected failures: exit 0 when only these fail"
+    )
+    parser.add_argument(
+        "--write-baseline", type=Path, default=None, metavar="FILE", help="write this run's failures as a baseline"
+    )
+    parser.add_argument(
+        "--junit-xml", type=Path, default=None, metavar="PATH", help="write one JUnit test case per rule here"
+    )
+
+
+def prepare(args: argparse.Namespace, profile: Profile) -> baselines.Baseline | None:
+    """The baseline asked for, read now; raises ``BaselineError``."""
+    return None if args.baseline is None else baselines.load(args.baseline, profile)
+
+
+def failing(results: Mapping[str, Sequence[junit.Row]]) -> dict[str, set[str]]:
+    return {label: {str(row["id"]) for row in rows if row["status"] == "fail"} for label, rows in results.items()}
+
+
+def conclude(
+    args: argparse.Namespace,
+    profile: Profile,
+    name: str,
+    results: Mapping[str, Sequence[junit.Row]],
+    baseline: baselines.Baseline | None,
+) -> int:
+    """Hold the run to the baseline, write the files asked for; the exit status."""
+    failed = failing(results)
+    verdict = None if baseline is None else baselines.hold(baseline, failed)
+    if args.write_baseline is not None:
+        write_atomic(args.write_baseline, baselines.dump(profile, failed))
+    if args.junit_xml is not None:
+        write_atomic(args.junit_xml, junit.document(name, results, verdict))
+    if verdict is None:
+        return EXIT_FOUND if any(failed.values()) else EXIT_CLEAN
+    for line in verdict.lines():
+        print(line, file=sys.stderr)
+    return EXIT_CLEAN if verdict.held else EXIT_FOUND
+
+
+def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profile, folder: Path) -> None:
+    """A reproducer file per finding of ``check`` rows, in ``folder``; each finding gets its replay line."""
+    by_name = {scenario.name: scenario for scenario in SCENARIOS}
+    for row in rows:
+        findings = row["findings"]
+        assert isinstance(findings, list)
+        for index, finding in enumerate(findings):
+            case = by_name[str(finding["scenario"])].case
+            path = folder / f"{row['id']}-{index}.json"
+            write_atomic(path, reproducer_json(str(row["id"]), profile, argv, case.chunks, case.settle))
+            finding["reproducer"] = f"mcpref replay --transcript {path}"

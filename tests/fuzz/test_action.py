@@ -1,0 +1,68 @@
+"""The GitHub Action (``action.yml``), tested here since no GitHub is reachable: its script, run as the
+composite action runs it (inputs as environment variables), and the file's wiring of inputs to it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
+UNTRACED = {key: value for key, value in os.environ.items() if not key.startswith(("COVERAGE_", "MCPREF_", "GITHUB_"))}
+
+
+def action(tmp: Path, **inputs: str) -> tuple[int, str]:
+    summary = tmp / "step-summary.md"
+    summary.write_text("earlier steps' summary\n")
+    env = {**UNTRACED, "MCPREF_OUT": str(tmp / "out"), "GITHUB_STEP_SUMMARY": str(summary), **inputs}
+    done = subprocess.run([sys.executable, "-m", "mcpref.fuzz.action"], cwd=tmp, env=env, capture_output=True, text=True)
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    return done.returncode, summary.read_text()
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_the_action_reports_failures_in_the_job_summary_and_leaves_the_reproducers(tmp_path: Path) -> None:
+    status, summary = action(tmp_path, MCPREF_COMMAND=shlex.join(SILENT), MCPREF_FUZZ_CASES="20")
+    assert status == 1
+    assert summary.startswith("earlier steps' summary\n## mcpref\n")  # appended, not overwritten
+    assert "| `RPC-PARSE-ERROR` | MUST | ❌ fail | " in summary and "```sh\nprintf " in summary
+    assert "### fuzz (seed 1, " in summary and "- ❌ `RPC-PARSE-ERROR` (MUST)" in summary
+    out = tmp_path / "out"
+    assert {"check.json", "check.xml", "check.html", "fuzz.json", "fuzz.xml", "summary.md"} <= {
+        path.name for path in out.iterdir()
+    }
+    assert list((out / "repro").glob("RPC-PARSE-ERROR-*.json")) and (out / "campaign" / "repro").is_dir()
+    assert ElementTree.parse(out / "check.xml").getroot().get("failures") == "2"
+    replay = subprocess.run(
+        [sys.executable, "-m", "mcpref", "replay", str(next((out / "repro").glob("RPC-PARSE-ERROR-*.json")))],
+        cwd=tmp_path, env=UNTRACED, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert replay.returncode == 1 and "fail RPC-PARSE-ERROR" in replay.stdout
+
+
+def test_a_clean_server_passes_and_bad_inputs_exit_2(tmp_path: Path) -> None:
+    status, summary = action(tmp_path, MCPREF_COMMAND=shlex.join([sys.executable, "-m", "mcpref.reference"]))
+    assert status == 0 and "Every rule passes" in summary and "### fuzz" not in summary
+    assert action(tmp_path, MCPREF_COMMAND="")[0] == 2
+    assert action(tmp_path, MCPREF_COMMAND="true", MCPREF_FUZZ_CASES="many")[0] == 2
+    assert action(tmp_path, MCPREF_COMMAND="/nonexistent/server")[0] == 2
+
+
+def test_action_yml_passes_every_input_the_script_reads() -> None:
+    text = (ROOT / "action.yml").read_text()
+    script = (ROOT / "fuzz" / "action.py").read_text()
+    assert re.search(r"^  using: composite$", text, re.MULTILINE)
+    assert "run: python -m mcpref.fuzz.action" in text
+    read = set(re.findall(r"environ(?:\.get\(|\[)\"(MCPREF_[A-Z_]+)\"", script))
+    passed = set(re.findall(r"^        (MCPREF_[A-Z_]+): ", text, re.MULTILINE))
+    assert read == passed == {"MCPREF_COMMAND", "MCPREF_PROFILE", "MCPREF_BASELINE", "MCPREF_FUZZ_CASES",
+                              "MCPREF_SEED", "MCPREF_OUT"}  # fmt: skip
+    inputs = set(re.findall(r"^  ([a-z-]+):$", text.split("\ninputs:\n", 1)[1].split("\nruns:\n", 1)[0], re.MULTILINE))
+    assert {name for name in inputs if f"inputs.{name} }}}}" in text} == inputs

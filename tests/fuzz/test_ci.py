@@ -1,0 +1,132 @@
+"""mcpref in other projects' CI: baselines of expected failures, and JUnit XML.
+
+A baseline holds a run both ways: a failure it does not list is new (exit 1), a rule it
+lists that no longer fails must come off it (exit 1); only then is the run clean (exit 0).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from mcpref.fuzz.baseline import Baseline, BaselineError, dump, hold, load
+from mcpref.reference.oracle import Profile
+from mcpref.reference.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
+REFERENCE = [sys.executable, "-m", "mcpref.reference"]
+FOUND = ["FRAME-UTF8", "RPC-PARSE-ERROR"]  # what check finds in SILENT
+
+
+def mcpref(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mcpref", *argv], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def test_a_run_is_held_to_its_baseline_both_ways() -> None:
+    baseline = Baseline(Profile.SPEC, {"target": frozenset({"RPC-PARSE-ERROR", "RPC-BATCH"})})
+    verdict = hold(baseline, {"target": {"RPC-PARSE-ERROR", "FRAME-UTF8"}})
+    assert (verdict.expected, verdict.new, verdict.fixed) == (
+        {"target": ["RPC-PARSE-ERROR"]},
+        {"target": ["FRAME-UTF8"]},
+        {"target": ["RPC-BATCH"]},
+    )
+    assert not verdict.held
+    assert "baseline target: now passing: RPC-BATCH" in verdict.lines()
+    assert hold(baseline, {"target": {"RPC-PARSE-ERROR", "RPC-BATCH"}}).held
+
+
+def test_a_baseline_file_round_trips_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "baseline.json"
+    path.write_text(dump(Profile.SPEC, {"a": {"RPC-BATCH"}, "b": set()}))
+    assert load(path, Profile.SPEC) == Baseline(Profile.SPEC, {"a": frozenset({"RPC-BATCH"}), "b": frozenset()})
+    with pytest.raises(BaselineError, match="profile 'spec', not 'strict'"):
+        load(path, Profile.STRICT)
+    for text, problem in (
+        ("{", "is not JSON"),
+        ('{"format": "other"}', "is not a mcpref-baseline/1 file"),
+        ('{"format": "mcpref-baseline/1", "profile": "spec", "expected_failures": ["X"]}', "must map each target"),
+        ('{"format": "mcpref-baseline/1", "profile": "spec", "expected_failures": {"t": ["NOPE-1"]}}', "NOPE-1"),
+    ):
+        path.write_text(text)
+        with pytest.raises(BaselineError, match=problem):
+            load(path, Profile.SPEC)
+    with pytest.raises(BaselineError, match="cannot read"):
+        load(tmp_path / "missing.json", Profile.SPEC)
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_check_writes_a_baseline_then_holds_to_it(tmp_path: Path) -> None:
+    written = tmp_path / "baseline.json"
+    assert mcpref("check", "--write-baseline", str(written), "--", *SILENT).returncode == 1
+    assert json.loads(written.read_text())["expected_failures"] == {"target": FOUND}
+    assert mcpref("check", "--baseline", str(written), "--", *SILENT).returncode == 0
+    # The list only shrinks: the reference passes both rules, which must come off it.
+    fixed = mcpref("check", "--baseline", str(written), "--", *REFERENCE)
+    assert fixed.returncode == 1
+    assert "baseline target: now passing: FRAME-UTF8, RPC-PARSE-ERROR" in fixed.stderr
+    # A failure the baseline does not list is new.
+    written.write_text(dump(Profile.SPEC, {"target": {"RPC-PARSE-ERROR"}}))
+    new = mcpref("check", "--baseline", str(written), "--", *SILENT)
+    assert (new.returncode, "baseline target: new: FRAME-UTF8" in new.stderr) == (1, True)
+    written.write_text("{")
+    assert mcpref("check", "--baseline", str(written), "--", *SILENT).returncode == 2
+
+
+def cases(path: Path) -> dict[str, ElementTree.Element]:
+    root = ElementTree.parse(path).getroot()
+    assert root.tag == "testsuites"
+    return {f"{case.get('classname')}/{case.get('name')}": case for case in root.iter("testcase")}
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_junit_xml_has_a_test_case_per_rule_with_the_reproducer_in_each_failure(tmp_path: Path) -> None:
+    report = tmp_path / "check.xml"
+    assert mcpref("check", "--junit-xml", str(report), "--", *SILENT).returncode == 1
+    found = cases(report)
+    assert len(found) == len(RULES)
+    failed = {name for name, case in found.items() if case.find("failure") is not None}
+    assert failed == {f"mcpref.target/{rule}" for rule in FOUND}
+    failure = found["mcpref.target/RPC-PARSE-ERROR"].find("failure")
+    assert failure is not None and failure.text is not None
+    assert failure.get("type") == "MUST" and "shell: printf " in failure.text and "-> pas du json" in failure.text
+    skipped = {name for name, case in found.items() if case.find("skipped") is not None}
+    assert "mcpref.target/STDIO-SIGNALS" in skipped  # not exercised by the corpus
+    root = ElementTree.parse(report).getroot()
+    assert (root.get("tests"), root.get("failures")) == (str(len(RULES)), "2")
+
+    # Held to a baseline that lists them, they are expected failures: skipped, saying so.
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(dump(Profile.SPEC, {"target": set(FOUND)}))
+    assert mcpref("check", "--baseline", str(baseline), "--junit-xml", str(report), "--", *SILENT).returncode == 0
+    expected = cases(report)["mcpref.target/RPC-PARSE-ERROR"].find("skipped")
+    assert expected is not None and expected.get("message") == "expected failure (baseline)"
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_compare_holds_each_column_to_its_own_list(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(dump(Profile.SPEC, {"ref": set(), "silent": set(FOUND)}))
+    report = tmp_path / "compare.xml"
+    argv = ["compare", "--baseline", str(baseline), "--junit-xml", str(report), "--label", "ref", "--label", "silent"]
+    assert mcpref(*argv, "--", *REFERENCE, "---", *SILENT).returncode == 0
+    assert {name.split("/")[0] for name in cases(report)} == {"mcpref.ref", "mcpref.silent"}
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_a_fuzz_campaign_is_held_to_a_baseline(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.json"
+    report = tmp_path / "fuzz.xml"
+    argv = ["fuzz", "--seed", "1", "--max-cases", "60", "--campaign-dir", str(tmp_path / "c"), "--junit-xml", str(report)]
+    assert mcpref(*argv, "--write-baseline", str(baseline), "--", *SILENT).returncode == 1
+    assert json.loads(baseline.read_text())["expected_failures"] == {"target": FOUND}
+    failure = cases(report)["mcpref.target/RPC-PARSE-ERROR"].find("failure")
+    assert failure is not None and failure.text is not None and "reproducer: " in failure.text
+    assert mcpref(*argv, "--baseline", str(baseline), "--", *SILENT).returncode == 0

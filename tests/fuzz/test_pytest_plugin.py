@@ -1,0 +1,60 @@
+"""The pytest plugin: ``pytest --mcp-server "CMD ARGS"`` in a server's own test suite, one test per rule.
+
+Each run is a real pytest process in a scratch folder holding one test of the user's own;
+the plugin reaches it as every user gets it, through the ``pytest11`` entry point that
+installing mcpref registers.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpref.fuzz.baseline import dump
+from mcpref.fuzz.corpus import SCENARIOS
+from mcpref.reference.oracle import Profile
+from mcpref.reference.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+SILENT = shlex.join([sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")])
+FOUND = {"FRAME-UTF8", "RPC-PARSE-ERROR"}
+UNEXERCISED = len({rule.id for rule in RULES} - {rule for scenario in SCENARIOS for rule in scenario.rules})
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    return pytester
+
+
+def test_the_plugin_is_registered_by_the_install_and_does_nothing_unasked(project: pytest.Pytester) -> None:
+    assert "mcpref.fuzz.pytest_plugin" in {e.value for e in importlib.metadata.entry_points(group="pytest11")}
+    project.runpytest_subprocess().assert_outcomes(passed=1)
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_one_test_per_rule_with_the_finding_and_the_reproducer_in_each_failure(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--mcp-server", SILENT)
+    result.assert_outcomes(passed=1 + len(RULES) - len(FOUND) - UNEXERCISED, failed=len(FOUND), skipped=UNEXERCISED)
+    result.stdout.fnmatch_lines(["*RPC-PARSE-ERROR (MUST) fails*", "scenario: not JSON", "reproducer: mcpref replay *"])
+    assert "-> pas du json" in result.stdout.str()
+    reproducers = list(Path(project.path, ".pytest_cache", "d", "mcpref").glob("RPC-PARSE-ERROR-*.json"))
+    assert reproducers
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_a_baseline_turns_known_failures_into_expected_ones_and_fails_a_rule_that_passes(
+    project: pytest.Pytester,
+) -> None:
+    baseline = project.path / "baseline.json"
+    baseline.write_text(dump(Profile.SPEC, {"target": FOUND}))
+    held = project.runpytest_subprocess("--mcp-server", SILENT, "--mcp-baseline", str(baseline))
+    held.assert_outcomes(passed=1 + len(RULES) - len(FOUND) - UNEXERCISED, xfailed=len(FOUND), skipped=UNEXERCISED)
+    baseline.write_text(dump(Profile.SPEC, {"target": {*FOUND, "RPC-BATCH"}}))
+    stale = project.runpytest_subprocess("--mcp-server", SILENT, "--mcp-baseline", str(baseline))
+    stale.assert_outcomes(passed=len(RULES) - len(FOUND) - UNEXERCISED, xfailed=len(FOUND), skipped=UNEXERCISED, failed=1)
+    stale.stdout.fnmatch_lines(["*RPC-BATCH is listed in the baseline and no longer fails*"])
