@@ -38,7 +38,7 @@ lint: $(STAMP)
 
 test: $(STAMP) $(NODE_STAMP) typecheck lint
 	rm -f .coverage .coverage.*
-	$(BIN)/coverage run -m pytest
+	$(BIN)/coverage run -m pytest --durations=15
 	$(BIN)/coverage combine --quiet
 	# The reference, oracle included, is held at 100% branch coverage; the fuzzer is reported.
 	$(BIN)/coverage report --include='mcpref/reference/*' --fail-under=100

@@ -152,6 +152,8 @@ def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> 
     assert not (tmp_path / "report.json").exists()  # killed before it could write one
     subprocess.run(command(["--max-cases", "60"]), cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
     found = json.loads((tmp_path / "report.json").read_text())
-    # Invalid UTF-8 gets no parse error either: the same bug, which the rerun may also find.
-    assert {f["id"] for f in found["failures"]} - {"FRAME-UTF8"} == {"RPC-PARSE-ERROR"}
+    # Its one bug, silence on a line that is not JSON, shows as RPC-PARSE-ERROR or, on a line that
+    # is not UTF-8, FRAME-UTF8: the first one saved depends on the seed's cases.
+    found_ids = {f["id"] for f in found["failures"]}
+    assert found_ids and found_ids <= {"RPC-PARSE-ERROR", "FRAME-UTF8"}
     assert found["first_failure_at_case"] == 1  # the saved failure was replayed first

@@ -1,7 +1,7 @@
 """Slow is not dead: verdicts that do not depend on the speed of the target or of the machine.
 
-A correct server made slow (``tests/hostile/slow_but_correct.py``: a second of CPU time to
-start, four per MiB read) gets the reference's verdicts from ``check``; its slowness is
+A correct server made slow (``tests/hostile/slow_but_correct.py``: 0.7 s to start, four
+seconds of CPU time per MiB read) gets the reference's verdicts from ``check``; its slowness is
 measured (STDIO-LATENCY), never failed. At the driver, a target is given up on only when it
 shows no sign of work, or has worked past the limit; work done in a child counts.
 """
@@ -65,6 +65,14 @@ def test_a_target_that_works_longer_than_the_idle_bound_is_waited_for() -> None:
     # It worked before it first read: a start-up, not a latency.
     assert not [f for f in judge(INIT + PING, run.observation) if f.status(Profile.STRICT) is Status.FAIL]
     assert run.observation.latency < 0.5
+
+
+@pytest.mark.spec("STDIO-LATENCY")
+def test_a_start_up_longer_than_the_latency_bound_is_never_a_finding() -> None:
+    run = run_case([sys.executable, str(HOSTILE / "busy_then_serves.py"), "2.5"], [INIT, PING], Timing())
+    assert run.observation.survived, run.notes
+    assert run.observation.latency < 2.0
+    assert judge(INIT + PING, run.observation) == []
 
 
 @pytest.mark.spec("STDIO-SURVIVE")
