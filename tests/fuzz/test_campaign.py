@@ -105,10 +105,10 @@ def test_a_seed_and_a_case_budget_give_the_same_campaign_on_a_busy_machine(tmp_p
         return report["cases"], report["first_failure_at_case"], [(f["id"], f["input"]) for f in failures]
 
     target = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
-    _, quiet = campaign(tmp_path / "quiet", "silent", "spec", target, CASES)
+    _, quiet = campaign(tmp_path / "quiet", "silent", "spec", target, 20)
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        _, busy = campaign(tmp_path / "busy", "silent", "spec", target, CASES)
+        _, busy = campaign(tmp_path / "busy", "silent", "spec", target, 20)
     finally:
         hog.kill()
         hog.wait()

@@ -120,13 +120,14 @@ def test_compare_holds_each_column_to_its_own_list(tmp_path: Path) -> None:
     assert {name.split("/")[0] for name in cases(report)} == {"mcpref.ref", "mcpref.silent"}
 
 
-@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+@pytest.mark.spec("RPC-PARSE-ERROR")
 def test_a_fuzz_campaign_is_held_to_a_baseline(tmp_path: Path) -> None:
     baseline = tmp_path / "baseline.json"
     report = tmp_path / "fuzz.xml"
-    argv = ["fuzz", "--seed", "1", "--max-cases", "60", "--campaign-dir", str(tmp_path / "c"), "--junit-xml", str(report)]
+    argv = ["fuzz", "--seed", "1", "--max-cases", "20", "--campaign-dir", str(tmp_path / "c"), "--junit-xml", str(report)]
     assert mcpref(*argv, "--write-baseline", str(baseline), "--", *SILENT).returncode == 1
-    assert json.loads(baseline.read_text())["expected_failures"] == {"target": FOUND}
+    # Seed 1 finds it at case 4 of 20; the rerun replays it from the campaign's database.
+    assert json.loads(baseline.read_text())["expected_failures"] == {"target": ["RPC-PARSE-ERROR"]}
     failure = cases(report)["mcpref.target/RPC-PARSE-ERROR"].find("failure")
     assert failure is not None and failure.text is not None and "reproducer: " in failure.text
     assert mcpref(*argv, "--baseline", str(baseline), "--", *SILENT).returncode == 0
