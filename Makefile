@@ -41,8 +41,8 @@ test: $(STAMP) $(NODE_STAMP) typecheck lint
 	$(BIN)/coverage run -m pytest --durations=15
 	$(BIN)/coverage combine --quiet
 	# The reference, oracle included, is held at 100% branch coverage; the fuzzer is reported.
-	$(BIN)/coverage report --include='mcpref/reference/*' --fail-under=100
-	$(BIN)/coverage report --include='mcpref/fuzz/*'
+	$(BIN)/coverage report --include='reference/*' --fail-under=100
+	$(BIN)/coverage report --include='fuzz/*'
 
 # A long coverage-guided campaign over the reference's own framer and dispatcher (Atheris
 # steering Hypothesis' byte-level input); new inputs land in fuzz-corpus/self, which the
