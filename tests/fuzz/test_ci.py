@@ -131,3 +131,14 @@ def test_a_fuzz_campaign_is_held_to_a_baseline(tmp_path: Path) -> None:
     failure = cases(report)["mcpref.target/RPC-PARSE-ERROR"].find("failure")
     assert failure is not None and failure.text is not None and "reproducer: " in failure.text
     assert mcpref(*argv, "--baseline", str(baseline), "--", *SILENT).returncode == 0
+
+
+def test_junit_xml_carries_what_a_server_wrote_even_where_xml_cannot() -> None:
+    from mcpref.fuzz.junit import document
+
+    finding = {"message": "answered \x00\x1b[31m", "expected": "nothing", "actual": "\ud800\x7f", "scenario": "s"}
+    rows = [{"id": "RPC-PARSE-ERROR", "level": "MUST", "status": "fail", "findings": [finding]}]
+    root = ElementTree.fromstring(document("mcpref check", {"target": rows}).encode())
+    failure = root.find("testsuite/testcase/failure")
+    assert failure is not None and failure.text is not None
+    assert "answered \\x00\\x1b[31m" in failure.text and "\\xd800" in failure.text
