@@ -46,9 +46,17 @@ def _anchor(rule: str, label: str, index: int) -> str:
     return f"{rule}--{label}--{index}".replace(" ", "_")
 
 
+EMBEDDED = 64 * 1024  # bytes of a case whose reproducer the page carries; a page stays small
+
+
 def _reproducer_link(rule: str, profile: Profile, argv: list[str], scenario_name: str) -> str:
     """A download link carrying the reproducer file of ``scenario_name``, and its replay command."""
     scenario = next(s for s in SCENARIOS if s.name == scenario_name)
+    if len(scenario.case.stream) > EMBEDDED:
+        return (
+            f"<p>The case is {len(scenario.case.stream):,} bytes, too large to carry here: "
+            f"<code>mcpref check --json</code> runs it again (scenario <i>{_e(scenario_name)}</i>).</p>"
+        )
     document = reproducer_json(rule, profile, argv, scenario.case.chunks, scenario.case.settle)
     href = "data:application/json;base64," + base64.b64encode(document.encode()).decode("ascii")
     name = f"{rule}.json"

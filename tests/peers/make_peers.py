@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -82,8 +83,7 @@ def mcpref(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]
 
 
 def compare(profile: str) -> dict[str, Any]:
-    """The matrix, also written as a web page: docs/peers-spec.html, docs/peers-strict.html."""
-    argv: list[str] = ["compare", "--profile", profile, "--json", "--html", str(DOCS / f"peers-{profile}.html")]
+    argv: list[str] = ["compare", "--profile", profile, "--json"]
     for peer in PEER_LIST:
         argv += ["--label", peer.label]
     argv.append("--")
@@ -93,7 +93,22 @@ def compare(profile: str) -> dict[str, Any]:
     if done.returncode not in (0, 1):
         raise SystemExit(f"mcpref compare failed ({done.returncode}): {done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout)
+    write_page(result, profile)
     return result
+
+
+def write_page(result: dict[str, Any], profile: str) -> None:
+    """The matrix as a web page, docs/peers-<profile>.html, with the commands as ``shown``."""
+    from mcpref.fuzz.html import page
+
+    shown = {peer.label: peer for peer in PEER_LIST}
+    text = json.dumps(result)
+    for peer in PEER_LIST:
+        text = text.replace(json.dumps(shlex.join(peer.argv))[1:-1], json.dumps(shlex.join(peer.shown))[1:-1])
+    local = json.loads(text)
+    for command in local["commands"]:
+        command["command"] = shown[command["label"]].shown
+    (DOCS / f"peers-{profile}.html").write_text(page(local, f"mcpref compare, profile {profile}: the official SDKs"))
 
 
 def fuzz(peer: Peer, budget: float, seed: int) -> dict[str, Any]:
