@@ -3,14 +3,16 @@
 Hypothesis does the searching, shrinking and remembering: each distinct rule broken
 raises its own exception type, so ``report_multiple_bugs`` shrinks each separately, and
 the example database under the campaign directory replays earlier failures first on the
-next run. A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
-what they found is shrunk, until N cases more have run at most. A budget in seconds is enforced from inside the test: once it
-is spent, a ``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for a
-failure) ends the run; shrinking already under way may use a few seconds of grace.
+next run.
 
-A seed and a case budget give the same cases on any machine (``_reproducible``): what a
-case shows does not depend on the machine's speed (``fuzz.waiting``), nor what Hypothesis
-draws on anything but the seed and the outcomes.
+A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
+what they found is shrunk until N more cases have run at most. A budget in seconds is
+enforced from inside the test: once it is spent, a ``_BudgetSpent`` (not an
+``Exception``, so Hypothesis does not take it for a failure) ends the run; shrinking
+already under way may use a few seconds of grace. A seed and a case budget give the same
+cases on any machine: what a case shows does not depend on the machine's speed
+(``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
+(``_reproducible``).
 
 Most cases start with the plain handshake and run in a process kept for it (see
 ``Campaign.execute``): a process start costs more than a case. Only fresh processes

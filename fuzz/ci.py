@@ -17,7 +17,7 @@ from mcpref.reference.oracle import Profile
 
 from . import baseline as baselines
 from . import junit
-from .corpus import SCENARIOS
+from .corpus import BY_NAME
 from .report import reproducer_json, write_atomic
 
 EXIT_CLEAN, EXIT_FOUND = 0, 1
@@ -67,12 +67,11 @@ def conclude(
 
 def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profile, folder: Path) -> None:
     """A reproducer file per finding of ``check`` rows, in ``folder``; each finding gets its replay line."""
-    by_name = {scenario.name: scenario for scenario in SCENARIOS}
     for row in rows:
         findings = row["findings"]
         assert isinstance(findings, list)
         for index, finding in enumerate(findings):
-            case = by_name[str(finding["scenario"])].case
+            case = BY_NAME[str(finding["scenario"])].case
             path = folder / f"{row['id']}-{index}.json"
             write_atomic(path, reproducer_json(str(row["id"]), profile, argv, case.chunks, case.settle))
             finding["reproducer"] = f"mcpref replay --transcript {path}"

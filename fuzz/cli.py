@@ -349,12 +349,14 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
     run_case(command, [], timing)
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda s: run_scenario(s, command, timing), SCENARIOS))
+    # One transcript per scenario, however many of its findings carry it.
+    transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
     rows: list[dict[str, object]] = []
     for rule in RULES:
         exercised = [s.name for s in SCENARIOS if rule.id in s.rules]
         hits = [
-            (s, run, f)
-            for s, (run, findings) in zip(SCENARIOS, results, strict=True)
+            (s, transcript, f)
+            for s, transcript, (_, findings) in zip(SCENARIOS, transcripts, results, strict=True)
             for f in findings
             if f.rule == rule.id
         ]
@@ -370,10 +372,10 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
                     {
                         "scenario": s.name,
                         **finding_json(f, profile),
-                        "transcript": session_transcript(run.events, run.observation.trailing),
+                        "transcript": transcript,
                         "shell": _shell(command, s),
                     }
-                    for s, run, f in hits
+                    for s, transcript, f in hits
                 ],
             }
         )

@@ -312,3 +312,5 @@ SCENARIOS: tuple[Scenario, ...] = (
         *_lines(request(1, "tools/list"), call(2, "echo", {"text": "line\nbreak"})),
     ),
 )
+
+BY_NAME: dict[str, Scenario] = {scenario.name: scenario for scenario in SCENARIOS}

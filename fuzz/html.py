@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from mcpref.reference.oracle import Profile
 from mcpref.reference.rules import BY_ID, RULES
 
-from .corpus import SCENARIOS
+from .corpus import BY_NAME
 from .notes import entry
 from .report import reproducer_json
 
@@ -51,7 +51,7 @@ EMBEDDED = 64 * 1024  # bytes of a case whose reproducer the page carries; a pag
 
 def _reproducer_link(rule: str, profile: Profile, argv: list[str], scenario_name: str) -> str:
     """A download link carrying the reproducer file of ``scenario_name``, and its replay command."""
-    scenario = next(s for s in SCENARIOS if s.name == scenario_name)
+    scenario = BY_NAME[scenario_name]
     if len(scenario.case.stream) > EMBEDDED:
         return (
             f"<p>The case is {len(scenario.case.stream):,} bytes, too large to carry here: "

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
 
 _ROWS = pytest.StashKey[dict[str, dict[str, object]]]()
+_EXPECTED = pytest.StashKey[frozenset[str]]()
 
 
 class McpWarning(UserWarning):
@@ -72,14 +73,18 @@ def _rows(config: pytest.Config) -> dict[str, dict[str, object]]:
 
 
 def _expected(config: pytest.Config) -> frozenset[str]:
-    path = config.getoption("mcp_baseline")
-    if path is None:
-        return frozenset()
-    from mcpref.reference.oracle import Profile
+    """The rules the baseline expects to fail, read once."""
+    if _EXPECTED not in config.stash:
+        path = config.getoption("mcp_baseline")
+        expected: frozenset[str] = frozenset()
+        if path is not None:
+            from mcpref.reference.oracle import Profile
 
-    from .baseline import TARGET, load
+            from .baseline import TARGET, load
 
-    return load(Path(path), Profile(config.getoption("mcp_profile"))).expected.get(TARGET, frozenset())
+            expected = load(Path(path), Profile(config.getoption("mcp_profile"))).expected.get(TARGET, frozenset())
+        config.stash[_EXPECTED] = expected
+    return config.stash[_EXPECTED]
 
 
 class RuleItem(pytest.Item):
