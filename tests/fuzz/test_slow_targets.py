@@ -31,6 +31,9 @@ INIT = (
 PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
 # Short bounds, so that giving up costs little here; the defaults are 3 s and 60 s.
 SHORT = Timing(patience=Patience(idle=0.5, limit=1.0))
+# A short idle bound and the default limit: 0.8 s of CPU time can take any wall time on a loaded
+# machine, so a test of the idle bound must not also race the limit.
+IDLE = Timing(patience=Patience(idle=0.5, limit=60.0))
 
 
 def check(target: list[str]) -> tuple[int, dict[str, dict[str, object]]]:
@@ -48,18 +51,19 @@ def test_a_slow_correct_server_gets_the_references_verdicts() -> None:
     assert {rule: row["status"] for rule, row in slow.items() if rule != "STDIO-LATENCY"} == {
         rule: row["status"] for rule, row in fast.items() if rule != "STDIO-LATENCY"
     }
-    # The 1.2 MB line takes the slow server 4.8 s of CPU time once it has started: measured, a warning.
+    # The 1.2 MB line takes the slow server 4.8 s of CPU time once it has started: measured, a
+    # warning. Latency is wall time, so on a loaded machine other scenarios may join it.
     assert slow["STDIO-LATENCY"]["status"] == "warn"
     findings = slow["STDIO-LATENCY"]["findings"]
     assert isinstance(findings, list)
-    assert {f["scenario"] for f in findings} == {"line over 1 MiB"}
-    assert float(findings[0]["actual"].removesuffix(" s")) > 2.0
+    (long_line,) = [f for f in findings if f["scenario"] == "line over 1 MiB"]
+    assert float(long_line["actual"].removesuffix(" s")) > 2.0
     assert fast["STDIO-LATENCY"]["status"] == "pass"
 
 
 @pytest.mark.spec("STDIO-SURVIVE")
 def test_a_target_that_works_longer_than_the_idle_bound_is_waited_for() -> None:
-    run = run_case([sys.executable, str(HOSTILE / "busy_then_serves.py"), "0.8"], [INIT, PING], SHORT)
+    run = run_case([sys.executable, str(HOSTILE / "busy_then_serves.py"), "0.8"], [INIT, PING], IDLE)
     assert run.observation.survived, run.notes
     assert run.notes == ()  # its read of each chunk was waited for, never given up on
     assert any(b'"id":1' in line for line in run.observation.output)
@@ -79,7 +83,7 @@ def test_a_start_up_longer_than_the_latency_bound_is_never_a_finding() -> None:
 @pytest.mark.spec("STDIO-SURVIVE")
 def test_work_done_by_a_child_of_the_target_counts() -> None:
     wrapper = [sys.executable, "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"]
-    run = run_case([*wrapper, sys.executable, str(HOSTILE / "busy_then_serves.py"), "0.8"], [INIT, PING], SHORT)
+    run = run_case([*wrapper, sys.executable, str(HOSTILE / "busy_then_serves.py"), "0.8"], [INIT, PING], IDLE)
     # The wrapper itself is idle past the 0.5 s bound: only its child's work keeps the wait going.
     assert run.observation.survived, run.notes
     assert run.notes == ()
