@@ -26,9 +26,9 @@ import time
 
 from mcpref.fuzz.campaign import Campaign, Outcome, _BudgetSpent
 from mcpref.fuzz.jobs import run_jobs
+from mcpref.fuzz.oracle import Finding, Profile, Status
 from mcpref.fuzz.strategies import Case
 from mcpref.fuzz.target import Run, Timing
-from mcpref.reference.oracle import Finding, Profile, Status
 
 from .client import Server, ping
 from .common import ROOT, SERVE, Row, progress

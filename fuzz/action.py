@@ -24,7 +24,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from mcpref.reference.oracle import Profile
+from mcpref.fuzz.oracle import Profile
 
 from .ci import save_reproducers
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpref.reference.oracle import Profile
+from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import BY_ID
 
 from .report import load_document

@@ -41,7 +41,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
-from mcpref.reference.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.oracle import Finding, Profile, Status, judge
 
 from .strategies import Case, cases
 from .target import Process, Run, Session, Timing, run_case

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from mcpref.reference.oracle import Profile
+from mcpref.fuzz.oracle import Profile
 
 from . import baseline as baselines
 from . import junit

@@ -35,8 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from mcpref.fuzz.oracle import Finding, Profile, Status, judge
 from mcpref.reference import server
-from mcpref.reference.oracle import Finding, Profile, Status, judge
 from mcpref.reference.rules import BY_ID, RULES
 from mcpref.reference.versions import SUPPORTED_NAMES
 

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from mcpref.reference.oracle import Profile
+from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import RULES
 
 from . import ci, html, waiting

@@ -13,7 +13,7 @@ import base64
 import html
 from collections.abc import Mapping, Sequence
 
-from mcpref.reference.oracle import Profile
+from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import BY_ID, RULES
 
 from .corpus import BY_NAME

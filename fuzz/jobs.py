@@ -17,7 +17,7 @@ import traceback
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 
-from mcpref.reference.oracle import Finding
+from mcpref.fuzz.oracle import Finding
 
 from .campaign import GRACE_SECONDS, Campaign, Failure, Outcome, Progress, Stats
 

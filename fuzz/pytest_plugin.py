@@ -57,7 +57,7 @@ class Rules(pytest.Collector):
 def _rows(config: pytest.Config) -> dict[str, dict[str, object]]:
     """The corpus run once, at the first rule's test."""
     if _ROWS not in config.stash:
-        from mcpref.reference.oracle import Profile
+        from mcpref.fuzz.oracle import Profile
 
         from .ci import save_reproducers
         from .cli import check_rows
@@ -78,7 +78,7 @@ def _expected(config: pytest.Config) -> frozenset[str]:
         path = config.getoption("mcp_baseline")
         expected: frozenset[str] = frozenset()
         if path is not None:
-            from mcpref.reference.oracle import Profile
+            from mcpref.fuzz.oracle import Profile
 
             from .baseline import TARGET, load
 

@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpref.reference.oracle import Finding, Profile
+from mcpref.fuzz.oracle import Finding, Profile
 
 from .target import SENTINEL, Direction, Event, Run
 

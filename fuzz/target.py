@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from mcpref.reference.oracle import Observation
+from mcpref.fuzz.oracle import Observation
 
 from .waiting import Patience, Sample, Verdict, Wait
 

@@ -32,6 +32,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+# The oracle's own readers of a refused line, so that vectors and verdicts see the same ids.
+from mcpref.fuzz.oracle import Observation, _leading_request, _lenient_request, judge, split_lines
 from mcpref.reference.dispatcher import CancelTimer, Effect, Send, ServerSession, StartTimer, id_key
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
 from mcpref.reference.messages import (
@@ -49,9 +51,6 @@ from mcpref.reference.messages import (
     classify,
     parse_line,
 )
-
-# The oracle's own readers of a refused line, so that vectors and verdicts see the same ids.
-from mcpref.reference.oracle import Observation, _leading_request, _lenient_request, judge, split_lines
 from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
 
 from .corpus import SCENARIOS, Scenario

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mcpref.fuzz.campaign import defanged, relabel_false_line_ends
+from mcpref.fuzz.oracle import Finding, Profile
 from mcpref.fuzz.strategies import Case
-from mcpref.reference.oracle import Finding, Profile
 
 LOST = Finding("RPC-ONE-ANSWER", True, 0, "no answer", "an answer with id 1", "nothing")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.baseline import Baseline, BaselineError, dump, hold, load
-from mcpref.reference.oracle import Profile
+from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]

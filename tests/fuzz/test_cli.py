@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from mcpref.fuzz.oracle import Profile
 from mcpref.fuzz.report import printf_argument, reproducer_json
 from mcpref.fuzz.strategies import encode, request
-from mcpref.reference.oracle import Profile
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,8 +27,8 @@ from mcpref.fuzz.explain import (
     recorded_explanation,
     render,
 )
+from mcpref.fuzz.oracle import Finding, Profile
 from mcpref.fuzz.report import finding_json, reproducer_json
-from mcpref.reference.oracle import Finding, Profile
 from mcpref.reference.rules import BY_ID
 
 RULE = "RPC-PARSE-ERROR"

@@ -12,9 +12,9 @@ from test_campaign import BUGGY, campaign
 
 from mcpref.fuzz.campaign import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
 from mcpref.fuzz.jobs import merge, run_jobs
+from mcpref.fuzz.oracle import Finding, Observation
 from mcpref.fuzz.strategies import Case
 from mcpref.fuzz.target import Run, Timing
-from mcpref.reference.oracle import Finding, Observation
 
 
 def _failure(rule: str, lines: tuple[bytes, ...]) -> Failure:

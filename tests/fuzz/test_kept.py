@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from mcpref.fuzz.campaign import Campaign, initialized_again
+from mcpref.fuzz.oracle import Profile, Status, judge
 from mcpref.fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
 from mcpref.fuzz.target import Session, Timing, run_case
-from mcpref.reference.oracle import Profile, Status, judge
 
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 INIT, READY = encode(initialize("init-1", "2025-06-18")), encode(INITIALIZED)

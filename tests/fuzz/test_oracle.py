@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
+from mcpref.fuzz.oracle import Finding, Observation, Profile, Status, judge, split_lines
 from mcpref.fuzz.strategies import Case, cases, encode, initialize, request
 from mcpref.fuzz.target import SENTINEL, SENTINEL_IDS
 from mcpref.reference.dispatcher import Send, ServerSession, StartTimer
-from mcpref.reference.oracle import Finding, Observation, Profile, Status, judge, split_lines
 
 
 def reference_observation(case: Case) -> Observation:

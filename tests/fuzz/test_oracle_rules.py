@@ -13,11 +13,11 @@ import json
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, reference_observation, rules
 
+from mcpref.fuzz.oracle import Finding, Observation, Profile, _checkable, judge
 from mcpref.fuzz.strategies import Case, JsonDict, encode, initialize, notification, request
 from mcpref.fuzz.target import SENTINEL_ID, SENTINEL_IDS
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
 from mcpref.reference.messages import JsonObject
-from mcpref.reference.oracle import Finding, Observation, Profile, _checkable, judge
 from mcpref.reference.tools import TOOLS, listing
 
 NONE: tuple[set[str], set[str]] = (set(), set())

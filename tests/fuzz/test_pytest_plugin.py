@@ -16,7 +16,7 @@ import pytest
 
 from mcpref.fuzz.baseline import dump
 from mcpref.fuzz.corpus import SCENARIOS
-from mcpref.reference.oracle import Profile
+from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from mcpref.fuzz.oracle import Profile, Status, judge
 from mcpref.fuzz.target import Timing, run_case
 from mcpref.fuzz.waiting import Patience
-from mcpref.reference.oracle import Profile, Status, judge
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"

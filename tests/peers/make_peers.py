@@ -140,8 +140,8 @@ def check_reproducers(results: list[dict[str, Any]]) -> dict[tuple[str, str], st
     """
     sys.path.insert(0, str(ROOT))
     from mcpref.fuzz.corpus import SCENARIOS
+    from mcpref.fuzz.oracle import Profile
     from mcpref.fuzz.report import reproducer_json
-    from mcpref.reference.oracle import Profile
 
     by_name = {scenario.name: scenario for scenario in SCENARIOS}
     saved: dict[tuple[str, str], str] = {}

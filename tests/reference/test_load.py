@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from mcpref.fuzz.oracle import Observation, judge, split_lines
 from mcpref.fuzz.strategies import INITIALIZED, encode, initialize, notification, request
-from mcpref.reference.oracle import Observation, judge, split_lines
 
 COUNT = 10_000
 

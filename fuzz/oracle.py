@@ -28,9 +28,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .dispatcher import IdKey, id_key, initialize_params_problem
-from .framer import DEFAULT_MAX_LINE_BYTES
-from .messages import (
+from mcpref.reference.dispatcher import IdKey, id_key, initialize_params_problem
+from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
+from mcpref.reference.messages import (
     BLANK,
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -50,9 +50,9 @@ from .messages import (
     is_valid_id,
     parse_line,
 )
-from .rules import BY_ID, Level
-from .tools import argument_problem
-from .versions import BY_NAME, KNOWN, SUPPORTED_NAMES
+from mcpref.reference.rules import BY_ID, Level
+from mcpref.reference.tools import argument_problem
+from mcpref.reference.versions import BY_NAME, KNOWN, SUPPORTED_NAMES
 
 
 class Profile(enum.Enum):
