@@ -11,8 +11,10 @@ Order of decisions for one line (SPEC_NOTES.md names each step):
 2. an array is a batch only under 2025-03-26 (RPC-BATCH, RPC-BATCH-UNSUPPORTED);
 3. classification (``messages.classify``): -32600/-32602 for what is not a message,
    silence for client responses and notifications;
-4. the handshake table (``handshake``) gates every request;
-5. routing: ping, tools/list, tools/call, else -32601.
+4. the era (``eras.era_of``): a modern request is served from its own ``_meta``
+   (``stateless``), whatever else the connection carries (MOD-DUAL-ERA);
+5. for a legacy request, the handshake table (``handshake``) decides what is done;
+6. routing: ping (legacy), server/discover (modern), tools/list, tools/call, else -32601.
 Requests run concurrently: most are answered at once, ``attendre`` when its timer
 fires; answers leave in completion order (RPC-CONCURRENT).
 """
@@ -24,7 +26,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from . import tools
+from . import stateless, tools
+from .eras import DISCOVER, INITIALIZE, INITIALIZED, PING, era_of
 from .framer import DEFAULT_MAX_LINE_BYTES, FrameEvent, LineFramer, TooLong
 from .handshake import Action, Handshake, Input
 from .messages import (
@@ -51,10 +54,26 @@ from .messages import (
     parse_line,
     result_text,
 )
-from .versions import BY_NAME, LATEST, SUPPORTED, SUPPORTED_NAMES, ProtocolVersion
+from .versions import BY_NAME, LATEST, MODERN, SUPPORTED, Era, ProtocolVersion, newest_first
 
 SERVER_NAME = "mcpref"
 SERVER_VERSION = "0.1.0"
+SERVER_INFO: JsonObject = {"name": SERVER_NAME, "version": SERVER_VERSION}
+CAPABILITIES: JsonObject = {"tools": {"listChanged": False}}  # CAP-ANNOUNCED-METHODS: only what works
+
+
+class Eras(enum.Enum):
+    """Which eras a session serves (MOD-DUAL-ERA)."""
+
+    BOTH = "both"
+    MODERN = "modern"
+    LEGACY = "legacy"
+
+    @property
+    def versions(self) -> tuple[ProtocolVersion, ...]:
+        """The versions served, newest first: what server/discover and -32022 list."""
+        modern = newest_first(MODERN) if self is not Eras.LEGACY else ()
+        return modern + (SUPPORTED if self is not Eras.MODERN else ())
 
 
 class VersionPolicy(enum.Enum):
@@ -105,6 +124,7 @@ class _Pending:
     request_id: RequestId
     outcome: tools.ToolText
     batch: _Batch | None
+    version: ProtocolVersion
 
 
 @dataclass(frozen=True)
@@ -125,8 +145,12 @@ class ServerSession:
         *,
         version_policy: VersionPolicy = VersionPolicy.REJECT,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        eras: Eras = Eras.BOTH,
     ) -> None:
         self.version_policy = version_policy
+        self.eras = eras
+        self._served = eras.versions
+        self._listed = [version.name for version in self._served]
         self.framer = LineFramer(max_line_bytes)
         self.handshake = Handshake()
         self.version: ProtocolVersion | None = None
@@ -149,7 +173,7 @@ class ServerSession:
         """The timer ``token`` fired: its request's answer is due now."""
         pending = self._pending.pop(token)
         del self._in_flight[id_key(pending.request_id)]
-        answer = _tool_result(pending.request_id, pending.outcome)
+        answer = self._tool_result(pending.request_id, pending.outcome, pending.version)
         if pending.batch is None:
             return [Send(answer_line(answer))]
         pending.batch.answers.append(answer)
@@ -218,17 +242,42 @@ class ServerSession:
             return error_text(
                 message.id, INVALID_REQUEST, "id already in use by a request in flight"
             )  # RPC-DUPLICATE-ID
-        if message.method == "initialize":
+        if self._era(message) is Era.MODERN:
+            return self._modern(message, batch)
+        if message.method == INITIALIZE:
             if batch is not None:
                 return error_text(message.id, INVALID_REQUEST, "initialize must not be batched")  # RPC-BATCH-INITIALIZE
             return self._initialize(message)
-        action = self.handshake.handle(Input.PING if message.method == "ping" else Input.REQUEST)
+        action = self.handshake.handle(Input.PING if message.method == PING else Input.REQUEST)
         if action is Action.NOT_INITIALIZED:
             return error_text(message.id, INVALID_REQUEST, "Not initialized")  # LIFE-PRE-INIT-REFUSED
-        return self._route(message, batch)
+        if action is not Action.SERVE:
+            raise AssertionError(f"the handshake table answered a request with {action.name}")
+        if message.method == PING:
+            return result_text(message.id, {})  # LIFE-PING: in every phase, so before any version
+        return self._route(message, batch, self._negotiated)
+
+    def _era(self, request: Request) -> Era:
+        if self.eras is Eras.BOTH:
+            return era_of(request.method, request.params)  # MOD-DUAL-ERA
+        return Era.MODERN if self.eras is Eras.MODERN else Era.LEGACY
+
+    def _modern(self, request: Request, batch: _Batch | None) -> _Outcome:
+        if request.method == INITIALIZE:
+            # MOD-LEGACY-INIT: a legacy client cannot fall forward; the error is all it can show.
+            requested = (request.params or {}).get("protocolVersion")
+            return stateless.unsupported(request, requested, self._listed)
+        envelope = stateless.read_envelope(request, self._served, self._listed)
+        if isinstance(envelope, str):
+            return envelope  # MOD-META-REQUIRED, MOD-VERSION-UNSUPPORTED
+        if request.method == DISCOVER:
+            return self._result(request.id, stateless.discover_result(self._listed, CAPABILITIES), envelope.version)
+        if request.method == PING:
+            return error_text(request.id, METHOD_NOT_FOUND, "Method not found: ping (removed in 2026-07-28)")  # MOD-PING-GONE
+        return self._route(request, batch, envelope.version, envelope)  # MOD-STATELESS: nothing but its envelope
 
     def _notification(self, message: Notification, effects: list[Effect]) -> None:
-        if message.method == "notifications/initialized":
+        if message.method == INITIALIZED:
             self.handshake.handle(Input.INITIALIZED)
         elif message.method == "notifications/cancelled" and message.params is not None:
             request_id = message.params.get("requestId")
@@ -246,10 +295,12 @@ class ServerSession:
         action = self.handshake.handle(Input.INITIALIZE_ACCEPTED if accepted else Input.INITIALIZE_REFUSED)
         if action is Action.ALREADY_INITIALIZED:
             return error_text(request.id, INVALID_REQUEST, "Already initialized")  # LIFE-SECOND-INIT
-        if isinstance(chosen_or_refusal, ProtocolVersion):
+        if action is Action.ANSWER_INITIALIZE and isinstance(chosen_or_refusal, ProtocolVersion):
             self.version = chosen_or_refusal
             return result_text(request.id, _initialize_result(chosen_or_refusal))  # LIFE-INIT-RESULT
-        return chosen_or_refusal
+        if action is Action.REFUSE_INITIALIZE and isinstance(chosen_or_refusal, str):
+            return chosen_or_refusal
+        raise AssertionError(f"the handshake table answered initialize with {action.name}")
 
     def _negotiate(self, request: Request) -> ProtocolVersion | AnswerText:
         params = request.params or {}
@@ -264,27 +315,41 @@ class ServerSession:
             return version  # LIFE-VERSION-ACCEPT
         if self.version_policy is VersionPolicy.COUNTER_OFFER:
             return LATEST  # LIFE-VERSION-COUNTER-OFFER
-        data: JsonObject = {"requested": requested, "supported": list(SUPPORTED_NAMES)}
+        data: JsonObject = {"requested": requested, "supported": [v.name for v in SUPPORTED]}
         return error_text(request.id, INVALID_PARAMS, "Unsupported protocol version", data)  # LIFE-VERSION-REJECT
 
-    def _route(self, request: Request, batch: _Batch | None) -> _Outcome:
-        if request.method == "ping":
-            return result_text(request.id, {})  # LIFE-PING
+    def _route(
+        self, request: Request, batch: _Batch | None, version: ProtocolVersion, envelope: stateless.Envelope | None = None
+    ) -> _Outcome:
         if request.method == "tools/list":
-            return result_text(request.id, {"tools": self._tool_list()})
+            return self._result(request.id, self._tool_list(version), version)
         if request.method == "tools/call":
-            return self._call(request, batch)
+            return self._call(request, batch, version, envelope)
         if request.method.startswith(_UNANNOUNCED_PREFIXES):
             return error_text(
                 request.id, METHOD_NOT_FOUND, f"Capability not announced: {request.method}"
             )  # CAP-UNANNOUNCED-METHOD
         return error_text(request.id, METHOD_NOT_FOUND, f"Method not found: {request.method}")  # RPC-METHOD-NOT-FOUND
 
-    def _tool_list(self) -> list[JsonValue]:
-        with_title = self._negotiated.tool_title
-        return [tools.listing(tool, with_title=with_title) for tool in tools.TOOLS]  # TOOLS-LIST-SHAPE
+    def _result(self, request_id: RequestId, result: JsonObject, version: ProtocolVersion) -> AnswerText:
+        if version.era is Era.MODERN:
+            result = stateless.typed(result, SERVER_INFO)  # MOD-RESULT-TYPE
+        return result_text(request_id, result)
 
-    def _call(self, request: Request, batch: _Batch | None) -> _Outcome:
+    def _tool_list(self, version: ProtocolVersion) -> JsonObject:
+        offered = tools.offered(modern=version.era is Era.MODERN)
+        listing: list[JsonValue] = [tools.listing(tool, with_title=version.tool_title) for tool in offered]
+        if version.era is Era.MODERN:
+            return {"tools": listing, "ttlMs": stateless.TOOLS_TTL_MS, "cacheScope": stateless.TOOLS_CACHE_SCOPE}
+        return {"tools": listing}  # TOOLS-LIST-SHAPE
+
+    def _tool_result(self, request_id: RequestId, outcome: tools.ToolText, version: ProtocolVersion) -> AnswerText:
+        content: JsonValue = [{"type": "text", "text": outcome.text}]
+        return self._result(request_id, {"content": content, "isError": outcome.is_error}, version)
+
+    def _call(
+        self, request: Request, batch: _Batch | None, version: ProtocolVersion, envelope: stateless.Envelope | None
+    ) -> _Outcome:
         params = request.params or {}
         name = params.get("name")
         arguments = params.get("arguments", {})
@@ -293,20 +358,33 @@ class ServerSession:
                 request.id, INVALID_PARAMS, "Invalid params: name must be a string, arguments an object"
             )  # RPC-INVALID-PARAMS
         tool = tools.BY_NAME.get(name)
-        if tool is None:
+        if tool is None or (tool.modern_only and envelope is None):
             return error_text(request.id, INVALID_PARAMS, f"Unknown tool: {name}")  # TOOLS-UNKNOWN
         problem = tools.argument_problem(tool.input_schema, arguments)
         if problem is not None:
-            if self._negotiated.invalid_arguments_are_tool_errors:
-                return _tool_result(request.id, tools.ToolText(problem, is_error=True))  # TOOLS-ARGS-INVALID
+            if version.invalid_arguments_are_tool_errors:
+                return self._tool_result(request.id, tools.ToolText(problem, is_error=True), version)  # TOOLS-ARGS-INVALID
             return error_text(request.id, INVALID_PARAMS, f"Invalid arguments: {problem}")  # TOOLS-ARGS-INVALID
         outcome = tool.run(arguments)
         if isinstance(outcome, tools.ToolText):
-            return _tool_result(request.id, outcome)  # TOOLS-CALL-RESULT, TOOLS-EXEC-ERROR
+            return self._tool_result(request.id, outcome, version)  # TOOLS-CALL-RESULT, TOOLS-EXEC-ERROR
+        if isinstance(outcome, tools.Ask):
+            assert envelope is not None  # only modern requests see the tools that ask
+            return self._ask(request, outcome, envelope)
         token = next(self._tokens)
-        self._pending[token] = _Pending(request.id, outcome.then, batch)
+        self._pending[token] = _Pending(request.id, outcome.then, batch, version)
         self._in_flight[id_key(request.id)] = token
         return _Later(StartTimer(token, outcome.seconds))  # RPC-CONCURRENT
+
+    def _ask(self, request: Request, ask: tools.Ask, envelope: stateless.Envelope) -> AnswerText:
+        if ask.capability not in envelope.capabilities:
+            return stateless.missing_capability(request, ask.capability)  # MOD-CAP-REQUIRED
+        responses = (request.params or {}).get("inputResponses")
+        answer = ask.answer(responses.get(ask.key)) if isinstance(responses, dict) else None
+        if answer is not None:
+            return self._tool_result(request.id, answer, envelope.version)
+        result = stateless.typed(stateless.input_required(ask.key, ask.request), SERVER_INFO, "input_required")
+        return result_text(request.id, result)
 
     @property
     def _negotiated(self) -> ProtocolVersion:
@@ -334,11 +412,6 @@ def initialize_params_problem(params: JsonObject) -> str | None:
 def _initialize_result(version: ProtocolVersion) -> JsonObject:
     return {
         "protocolVersion": version.name,
-        "capabilities": {"tools": {"listChanged": False}},  # CAP-ANNOUNCED-METHODS: only what works
-        "serverInfo": {"name": SERVER_NAME, "version": SERVER_VERSION},
+        "capabilities": CAPABILITIES,
+        "serverInfo": SERVER_INFO,
     }
-
-
-def _tool_result(request_id: RequestId, outcome: tools.ToolText) -> AnswerText:
-    content: JsonValue = [{"type": "text", "text": outcome.text}]
-    return result_text(request_id, {"content": content, "isError": outcome.is_error})

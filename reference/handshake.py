@@ -33,12 +33,14 @@ class _TableKey(enum.Enum):
     __hash__ = object.__hash__
 
 
+@enum.unique
 class Phase(_TableKey):
     NEW = "new"  # no initialize accepted yet
     WAITING = "waiting"  # initialize answered; waiting for notifications/initialized
     READY = "ready"  # operating
 
 
+@enum.unique
 class Input(_TableKey):
     INITIALIZE_ACCEPTED = "initialize with acceptable params"
     INITIALIZE_REFUSED = "initialize with unacceptable params"
@@ -47,11 +49,12 @@ class Input(_TableKey):
     REQUEST = "any other request"
 
 
+@enum.unique  # two actions with one value would be one member, and the table could not tell them apart
 class Action(enum.Enum):
     ANSWER_INITIALIZE = "answer with the negotiated result"
     REFUSE_INITIALIZE = "answer with the refusal (-32602)"
-    ALREADY_INITIALIZED = "refuse with -32600"
-    NOT_INITIALIZED = "refuse with -32600"
+    ALREADY_INITIALIZED = "refuse a second initialize with -32600"
+    NOT_INITIALIZED = "refuse a request before the handshake with -32600"
     SERVE = "serve the request"
     IGNORE = "do nothing"
 

@@ -22,9 +22,8 @@ import stat
 import sys
 from collections.abc import Awaitable, Callable
 
-from .dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer, VersionPolicy
+from .dispatcher import CancelTimer, Effect, Eras, Log, Send, ServerSession, StartTimer, VersionPolicy
 from .framer import DEFAULT_MAX_LINE_BYTES
-from .versions import SUPPORTED_NAMES
 
 READ_SIZE = 64 * 1024
 # About 1 KiB each: a client can hold 100 MiB of the server's memory at most, plus one read's worth.
@@ -151,7 +150,7 @@ async def serve(
         del timers[token]
         perform(session.complete(token))
 
-    log(f"ready; protocol versions {', '.join(SUPPORTED_NAMES)}")
+    log(f"ready; protocol versions {', '.join(version.name for version in session.eras.versions)}")
     gone = asyncio.ensure_future(out.gone.wait())
     while not out.closed:
         # Backpressure: with max_in_flight requests in flight, read nothing more until one ends.
@@ -198,6 +197,12 @@ async def _serve_until_signalled(session: ServerSession, max_in_flight: int) -> 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--eras",
+        choices=[eras.value for eras in Eras],
+        default=Eras.BOTH.value,
+        help="serve the modern 2026-07-28 era, the legacy initialize era, or both (default both)",
+    )
+    parser.add_argument(
         "--version-policy",
         choices=[policy.value for policy in VersionPolicy],
         default=VersionPolicy.REJECT.value,
@@ -221,7 +226,9 @@ def run(args: argparse.Namespace) -> int:
     if args.max_line_bytes < 1 or args.max_in_flight < 1:
         log("--max-line-bytes and --max-in-flight must be at least 1")
         return 2
-    session = ServerSession(version_policy=VersionPolicy(args.version_policy), max_line_bytes=args.max_line_bytes)
+    session = ServerSession(
+        version_policy=VersionPolicy(args.version_policy), max_line_bytes=args.max_line_bytes, eras=Eras(args.eras)
+    )
     try:
         return asyncio.run(_serve_until_signalled(session, args.max_in_flight))
     finally:

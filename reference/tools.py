@@ -2,7 +2,9 @@
 
 The tools exist so that the server and the fuzzer have something real to call: the
 seeds' ``lire_prix`` (a success and a tool error), ``echo``, ``fail`` (always a tool
-error) and ``attendre`` (answers after a delay, for concurrency and cancellation).
+error), ``attendre`` (answers after a delay, for concurrency and cancellation) and, for
+modern requests only, ``demander`` (asks the user a question through the client: it needs
+the client's ``elicitation`` capability, MOD-CAP-REQUIRED).
 A tool returns an outcome value; it never raises for anything a client sent.
 
 ``argument_problem`` checks arguments against the subset of JSON Schema these tools
@@ -32,7 +34,22 @@ class Delayed:
     then: ToolText
 
 
-ToolOutcome: TypeAlias = ToolText | Delayed
+@dataclass(frozen=True)
+class Ask:
+    """The tool needs the user's input, asked through the client with ``request``.
+
+    The modern era asks by answering ``input_required``; the client retries with the
+    user's response under ``key`` (multi round-trip requests). ``answer`` turns that
+    response into the tool's result, or None when it answers nothing (ask again).
+    """
+
+    capability: str
+    key: str
+    request: JsonObject
+    answer: Callable[[JsonValue], ToolText | None]
+
+
+ToolOutcome: TypeAlias = ToolText | Delayed | Ask
 
 
 @dataclass(frozen=True)
@@ -42,6 +59,7 @@ class Tool:
     description: str
     input_schema: JsonObject
     run: Callable[[JsonObject], ToolOutcome]
+    modern_only: bool = False  # it asks through the client, which only the modern era can do
 
 
 def _schema(properties: dict[str, JsonObject]) -> JsonObject:
@@ -97,7 +115,42 @@ TOOLS: tuple[Tool, ...] = (
     ),
 )
 
-BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
+def _demander(arguments: JsonObject) -> ToolOutcome:
+    schema = _schema({"answer": {"type": "string"}})
+    request: JsonObject = {
+        "method": "elicitation/create",
+        "params": {"mode": "form", "message": str(arguments["question"]), "requestedSchema": schema},
+    }
+    return Ask("elicitation", "answer", request, _answered)
+
+
+def _answered(response: JsonValue) -> ToolText | None:
+    if not isinstance(response, dict):
+        return None
+    action = response.get("action")
+    content = response.get("content")
+    if action == "accept" and isinstance(content, dict) and isinstance(content.get("answer"), str):
+        return ToolText(f"réponse : {content['answer']}")
+    if action in ("decline", "cancel"):
+        return ToolText(f"the user chose {action}", is_error=True)  # TOOLS-EXEC-ERROR
+    return None
+
+
+DEMANDER = Tool(
+    "demander",
+    "Demander",
+    "Asks the user the given question and returns the answer.",
+    _schema({"question": {"type": "string"}}),
+    _demander,
+    modern_only=True,
+)
+
+MODERN_TOOLS: tuple[Tool, ...] = (*TOOLS, DEMANDER)
+BY_NAME: dict[str, Tool] = {tool.name: tool for tool in MODERN_TOOLS}
+
+
+def offered(*, modern: bool) -> tuple[Tool, ...]:
+    return MODERN_TOOLS if modern else TOOLS
 
 
 def listing(tool: Tool, *, with_title: bool) -> JsonObject:

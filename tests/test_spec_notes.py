@@ -11,27 +11,35 @@ from pathlib import Path
 import pytest
 
 from mcpref.reference.rules import RULES
+from mcpref.reference.versions import describe
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT / "SPEC_NOTES.md"
-ID = re.compile(r"\b(?:FRAME|STDIO|RPC|LIFE|CAP|TOOLS)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+ID = re.compile(r"\b(?:FRAME|STDIO|RPC|LIFE|MOD|CAP|TOOLS)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 MARK = re.compile(r"pytest\.mark\.spec\(([^)]*)\)", re.DOTALL)
 
 
-def notes_entries() -> dict[str, str]:
-    """ID -> level, from each `### ID` heading and the `- Level:` line right after it."""
+def notes_fields() -> dict[str, tuple[str, str]]:
+    """ID -> (level, versions), from each `### ID` heading and the `- Level:` and `- Versions:` lines after it."""
     if not NOTES.exists():
         pytest.skip(f"{NOTES} is missing")
     lines = NOTES.read_text(encoding="utf-8").splitlines()
-    entries = {}
+    fields = {}
     for index, line in enumerate(lines):
         if line.startswith("### "):
             rule = line[4:].strip()
             assert lines[index + 1].startswith("- Level: "), rule
             assert lines[index + 2].startswith("- Versions: "), rule
             assert lines[index + 3].startswith("- Source: http"), rule
-            entries[rule] = lines[index + 1].removeprefix("- Level: ").strip()
-    return entries
+            level = lines[index + 1].removeprefix("- Level: ").strip()
+            versions = lines[index + 2].removeprefix("- Versions: ").strip()
+            fields[rule] = (level, versions)
+    return fields
+
+
+def notes_entries() -> dict[str, str]:
+    """ID -> level, from each `### ID` heading and the `- Level:` line right after it."""
+    return {rule: level for rule, (level, _) in notes_fields().items()}
 
 
 def sources(*folders: str) -> list[Path]:
@@ -41,6 +49,11 @@ def sources(*folders: str) -> list[Path]:
 def test_every_rule_has_an_entry_with_its_level_and_nothing_else() -> None:
     entries = notes_entries()
     assert entries == {rule.id: rule.level.value for rule in RULES}
+
+
+def test_every_entry_names_the_versions_of_its_rule() -> None:
+    versions = {rule: written for rule, (_, written) in notes_fields().items()}
+    assert versions == {rule.id: describe(rule.versions) for rule in RULES}
 
 
 def test_every_id_cited_in_code_and_tests_exists() -> None:

@@ -47,6 +47,14 @@ def handshake_in(phase: Phase) -> Handshake:
     return machine
 
 
+@pytest.mark.spec("LIFE-PRE-INIT-REFUSED", "LIFE-SECOND-INIT")
+def test_every_action_phase_and_input_is_its_own_member() -> None:
+    # Enum members with one value are aliases of one member: the refusals must stay two.
+    for kind in (Action, Phase, Input):
+        assert len(kind.__members__) == len(kind)
+    assert Action.ALREADY_INITIALIZED is not Action.NOT_INITIALIZED
+
+
 @pytest.mark.spec("LIFE-PRE-INIT-REFUSED")
 def test_a_new_handshake_starts_in_new() -> None:
     assert Handshake().phase is Phase.NEW

@@ -246,7 +246,7 @@ def test_stdout_carries_only_json_lines_and_logs_go_to_stderr(spawn: Any) -> Non
         assert isinstance(json.loads(raw), dict)
     assert text_of(json.loads(lines[-1])) == "a\u2028b\u2029c\u0085d\r\ne"
     stderr = process.stderr
-    assert "mcpref serve: ready; protocol versions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05" in stderr
+    assert "mcpref serve: ready; protocol versions 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05" in stderr
     assert "dropped a response to id 77" in stderr
 
 
