@@ -9,8 +9,9 @@ documented behaviour.
 
 How the oracle reads a session:
 - Input is cut into lines as the reference cuts it; each line is parsed and classified
-  with the reference's own functions, so the oracle and the reference never disagree on
-  what was sent.
+  by the oracle's own reading (``reading``), never by the reference's functions: the
+  oracle does not borrow the decisions it judges. A property test holds the two readings
+  to the same answers.
 - Answers are matched to requests by id, in type and value, never by position
   (RPC-ID-ECHO, RPC-CONCURRENT). Answers with id null are matched, in order, to the lines
   that may draw one (parse errors, invalid objects without a readable id).
@@ -27,32 +28,42 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
-from mcpref.reference.dispatcher import IdKey, id_key, initialize_params_problem
+from mcpref.fuzz.reading import (
+    BLANK,
+    Blank,
+    ClientResponse,
+    Invalid,
+    Notification,
+    ParseFailure,
+    Request,
+    classify,
+    initialize_params_problem,
+    is_valid_id,
+    parse_line,
+)
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
 from mcpref.reference.messages import (
-    BLANK,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
-    Blank,
-    ClientResponse,
-    Invalid,
     JsonObject,
     JsonValue,
-    Notification,
-    ParseFailure,
-    Request,
     RequestId,
-    classify,
-    is_valid_id,
-    parse_line,
 )
 from mcpref.reference.rules import BY_ID, Level
 from mcpref.reference.tools import argument_problem
 from mcpref.reference.versions import BY_NAME, KNOWN, SUPPORTED_NAMES
+
+# Ids 1 and "1" differ (RPC-ID-ECHO), and so must their keys.
+IdKey: TypeAlias = tuple[bool, RequestId]
+
+
+def id_key(request_id: RequestId) -> IdKey:
+    return (isinstance(request_id, str), request_id)
 
 
 class Profile(enum.Enum):
