@@ -42,7 +42,9 @@ from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
 from mcpref.fuzz.oracle import Finding, Profile, Status, judge
+from mcpref.reference.versions import BY_NAME, Era
 
+from .modern_strategies import modern_cases
 from .strategies import Case, cases
 from .target import Process, Run, Session, Timing, run_case
 
@@ -232,6 +234,8 @@ class Campaign:
         self.max_cases = max_cases  # cases generated at most (Hypothesis's max_examples); as many to shrink
         self.seed = seed
         self.version = version
+        # The era of the version asked for chooses the liveness probe; by default the cases are legacy.
+        self.era = BY_NAME[version].era if version is not None else Era.LEGACY
         self.directory = directory
         self.timing = timing or Timing()
         self.progress = progress
@@ -294,7 +298,7 @@ class Campaign:
 
     def _run_fresh(self, case: Case, timing: Timing) -> tuple[Run, list[Finding]]:
         started = time.monotonic()
-        run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=self._spare())
+        run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=self._spare(), era=self.era)
         spent = time.monotonic() - started
         self.stats.target_seconds += spent
         self.stats.fresh_seconds += spent
@@ -329,7 +333,7 @@ class Campaign:
         """The kept session for ``head``, started if need be; None for a target that cannot be kept."""
         if head not in self._sessions:
             started = time.monotonic()
-            session = Session(self.argv, self.timing, head, self._spare())
+            session = Session(self.argv, self.timing, head, self._spare(), self.era)
             self.stats.target_seconds += time.monotonic() - started
             self.stats.processes += 1
             if not session.alive:
@@ -381,7 +385,7 @@ class Campaign:
             phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
             derandomize=False,
         )
-        @given(case=cases(self.version))
+        @given(case=modern_cases() if self.era is Era.MODERN else cases(self.version))
         def probe(case: Case) -> None:
             now = time.monotonic()
             if (

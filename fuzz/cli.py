@@ -341,7 +341,7 @@ def _shell(command: list[str], scenario: Scenario) -> str | None:
     come, so only a case of one chunk, and only a short one."""
     if len(scenario.case.chunks) > 1 or len(scenario.case.stream) > SHELL_MAX:
         return None
-    return shell_line(command, scenario.case.stream, probe=not scenario.eof)
+    return shell_line(command, scenario.case.stream, probed=not scenario.eof)
 
 
 def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dict[str, object]]:

@@ -30,6 +30,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from mcpref.fuzz.oracle_modern import (
+    LEGACY_NAMES,
+    MODERN_NAMES,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    ModernJudge,
+    ModernServer,
+    is_modern,
+)
 from mcpref.fuzz.reading import (
     BLANK,
     Blank,
@@ -104,6 +112,9 @@ class Observation:
 
 # Published versions, plus the 2024-10-07 pre-release that some SDKs still negotiate.
 RECOGNISED_VERSIONS = frozenset(v.name for v in KNOWN) | {"2024-10-07"}
+
+# Methods of the modern core with no capability of their own, beyond what is judged here.
+MODERN_METHODS = frozenset({"subscriptions/listen", "server/discover"})
 
 # Methods a server must answer once it announces their capability (CAP-ANNOUNCED-METHODS).
 CAPABILITY_METHODS = frozenset(
@@ -189,7 +200,7 @@ class _Target:
     accepted_init: bool = False
     ready: bool = False
     version: str | None = None
-    capabilities: JsonObject = field(default_factory=dict)
+    capabilities: JsonObject | None = field(default_factory=dict)  # None: never shown (no DiscoverResult seen)
     tools: dict[str, JsonObject] | None = None
 
 
@@ -289,6 +300,10 @@ class _Judge:
         self.id_uses: Counter[IdKey] = Counter()
         self.response_ids: set[IdKey] = set()
         self.saw_notification = False
+        self.probe_answers: list[JsonObject] = []
+        self.modern = ModernJudge(ModernServer(), self.find)
+        # Modern requests are judged against what the server showed of the modern era.
+        self.modern_target = _Target(accepted_init=True, ready=True, version=min(MODERN_NAMES), capabilities=None)
 
     def find(
         self, rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None = None
@@ -380,7 +395,9 @@ class _Judge:
         if answer_id is None:
             self.nulls.append(value)
         elif is_valid_id(answer_id):
-            if not (isinstance(answer_id, str) and answer_id in self.observation.sentinels):
+            if isinstance(answer_id, str) and answer_id in self.observation.sentinels:
+                self.probe_answers.append(value)  # not judged, but it shows the server's era
+            else:
                 self.by_id.setdefault(id_key(answer_id), []).append(_Answer(value, in_array))
         else:
             self.find(
@@ -392,16 +409,36 @@ class _Judge:
             )
 
     def _survey(self, values: list[JsonValue | Blank | ParseFailure]) -> None:
-        """Cancellations, and ids used by more than one request (RPC-DUPLICATE-ID)."""
+        """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), and the server's eras."""
+        server = self.modern.server
+        refused_initialize = accepted_initialize = False
+        for answers in self.by_id.values():
+            for answer in answers:
+                server.learn(answer.value)
+        for probe_answer in self.probe_answers:
+            server.learn(probe_answer)
         for value in values:
             for item in value if isinstance(value, list) else [value]:
                 message = classify(item) if isinstance(item, dict) else None
                 if isinstance(message, Request | Invalid) and message.id is not None:
                     self.id_uses[id_key(message.id)] += 1
+                if (
+                    isinstance(message, Request)
+                    and message.method == "initialize"
+                    and initialize_params_problem(message.params or {}) is None
+                    and (message.params or {}).get("protocolVersion") in LEGACY_NAMES
+                ):
+                    answers = self.by_id.get(id_key(message.id), [])
+                    refused_initialize |= any("error" in answer.value for answer in answers)
+                    accepted_initialize |= any("result" in answer.value for answer in answers)
                 if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
                     request_id = message.params.get("requestId")
                     if is_valid_id(request_id):
                         self.cancelled.add(id_key(request_id))
+        # Modern only: it refused to open a legacy session for a legacy version, and never opened one.
+        server.only = server.speaks and refused_initialize and not accepted_initialize
+        if server.capabilities is not None:
+            self.modern_target.capabilities = server.capabilities
 
     # Input, line by line.
 
@@ -666,8 +703,14 @@ class _Judge:
                 "one array of answers",
                 _show(answer),
             )
-        if request.method == "initialize":
+        server = self.modern.server
+        if server.speaks and not in_batch and (is_modern(request) or server.only):
+            if not self.modern.judge(index, request, answer, legacy_open=self.target.accepted_init):
+                self._operating(index, request, answer, self.modern_target)
+        elif request.method == "initialize":
             self._initialize(index, request, answer, in_batch)
+        elif self._malformed_modern(answer):
+            return  # MOD-META-REQUIRED: before any legacy session, a modern server may read it so
         elif request.method == "ping":
             if _result(answer) is None:
                 self.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", _show(answer))
@@ -677,7 +720,13 @@ class _Judge:
                     "LIFE-PRE-INIT-REFUSED", index, "served before notifications/initialized", "-32600", _show(answer)
                 )
         else:
-            self._operating(index, request, answer)
+            self._operating(index, request, answer, self.target)
+
+    def _malformed_modern(self, answer: JsonObject) -> bool:
+        """A request without modern metadata refused as a malformed modern one, by a server that speaks
+        the modern era and has opened no legacy session: whether it serves legacy at all is unknown."""
+        server = self.modern.server
+        return server.speaks and not self.target.accepted_init and _error_code(answer) == INVALID_PARAMS
 
     def _initialize(self, index: int, request: Request, answer: JsonObject, in_batch: bool) -> None:
         result = _result(answer)
@@ -771,6 +820,8 @@ class _Judge:
                 _show(answer),
                 mandatory=False,
             )
+        elif self.modern.server.speaks and _error_code(answer) == UNSUPPORTED_PROTOCOL_VERSION:
+            return  # MOD-LEGACY-INIT: a modern server names its versions with the modern error
         elif _error_code(answer) != INVALID_PARAMS:
             self.find(
                 "LIFE-VERSION-UNSUPPORTED",
@@ -806,9 +857,11 @@ class _Judge:
             capabilities=capabilities if isinstance(capabilities, dict) else {},
         )
 
-    def _operating(self, index: int, request: Request, answer: JsonObject) -> None:
+    def _operating(self, index: int, request: Request, answer: JsonObject, target: _Target) -> None:
         capability = _capability_of(request.method)
         code = _error_code(answer)
+        if capability is None and target.version in MODERN_NAMES and request.method in MODERN_METHODS:
+            return  # a method of the modern core beyond what mcpref judges
         if capability is None:
             if code != METHOD_NOT_FOUND:
                 self.find(
@@ -818,7 +871,7 @@ class _Judge:
                     "-32601",
                     _show(answer),
                 )
-        elif capability not in self.target.capabilities:
+        elif target.capabilities is not None and capability not in target.capabilities:
             if code != METHOD_NOT_FOUND:
                 self.find(
                     "CAP-UNANNOUNCED-METHOD",
@@ -829,7 +882,7 @@ class _Judge:
                 )
         elif request.method not in CAPABILITY_METHODS:
             return  # another method of an announced capability: nothing more is known of it
-        elif request.method == "tools/call" and code == METHOD_NOT_FOUND and not self._listed(request):
+        elif request.method == "tools/call" and code == METHOD_NOT_FOUND and not self._listed(request, target):
             self.find("TOOLS-UNKNOWN", index, "a call to an unlisted tool refused with -32601", "-32602", _show(answer))
         elif code is not None and (code == METHOD_NOT_FOUND or request.method == "tools/list"):
             self.find(
@@ -840,16 +893,16 @@ class _Judge:
                 _show(answer),
             )
         elif request.method == "tools/list":
-            self._tools_list(index, answer)
+            self._tools_list(index, answer, target)
         elif request.method == "tools/call":
-            self._tools_call(index, request, answer)
+            self._tools_call(index, request, answer, target)
 
-    def _listed(self, request: Request) -> bool:
+    def _listed(self, request: Request, target: _Target) -> bool:
         """Whether a tools/call names a tool the server listed (unknown when it never listed them)."""
         name = (request.params or {}).get("name")
-        return self.target.tools is not None and isinstance(name, str) and name in self.target.tools
+        return target.tools is not None and isinstance(name, str) and name in target.tools
 
-    def _tools_list(self, index: int, answer: JsonObject) -> None:
+    def _tools_list(self, index: int, answer: JsonObject, target: _Target) -> None:
         result = _result(answer) or {}
         listed = result.get("tools")
         if not isinstance(listed, list) or not all(_is_tool(tool) for tool in listed):
@@ -861,11 +914,11 @@ class _Judge:
                 _show(answer),
             )
             return
-        self.target.tools = {}
+        target.tools = {}
         for tool in listed:
             assert isinstance(tool, dict) and isinstance(tool["name"], str) and isinstance(tool["inputSchema"], dict)
-            self.target.tools[tool["name"]] = tool["inputSchema"]
-            if "title" in tool and self.target.version in ("2024-11-05", "2025-03-26"):
+            target.tools[tool["name"]] = tool["inputSchema"]
+            if "title" in tool and target.version in ("2024-11-05", "2025-03-26"):
                 self.find(
                     "TOOLS-LIST-SHAPE",
                     index,
@@ -875,7 +928,7 @@ class _Judge:
                     mandatory=False,
                 )
 
-    def _tools_call(self, index: int, request: Request, answer: JsonObject) -> None:
+    def _tools_call(self, index: int, request: Request, answer: JsonObject, target: _Target) -> None:
         params = request.params or {}
         name = params.get("name")
         arguments = params.get("arguments", {})
@@ -890,7 +943,7 @@ class _Judge:
                     _show(answer),
                 )
             return
-        tools = self.target.tools
+        tools = target.tools
         if tools is None:
             self._call_result(index, answer, known_tool=False)
             return
@@ -909,7 +962,7 @@ class _Judge:
         if problem is None:
             self._call_result(index, answer, known_tool=True)
             return
-        version = BY_NAME.get(self.target.version or "")
+        version = BY_NAME.get(target.version or "")
         result = _result(answer)
         if version is not None and version.invalid_arguments_are_tool_errors:
             if result is None or result.get("isError") is not True:

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpref.fuzz.oracle import Finding, Profile
+from mcpref.reference.versions import Era
 
-from .target import SENTINEL, Direction, Event, Run
+from .target import SENTINEL_IDS, Direction, Event, Run, probe
 
 FORMAT = "mcpref-reproducer/1"
 
@@ -34,6 +35,7 @@ class Reproducer:
     argv: list[str]
     chunks: list[bytes]
     settle: float
+    era: Era = Era.LEGACY  # which liveness probe follows the case
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -70,9 +72,10 @@ def printf_argument(data: bytes) -> str:
     return "'" + "".join(out) + "'"
 
 
-def shell_line(argv: list[str], stream: bytes, probe: bool = True) -> str:
-    """A one-line reproduction: the case, then (with ``probe``) the liveness ping, piped into the command."""
-    return f"printf {printf_argument(stream + (SENTINEL if probe else b''))} | {shlex.join(argv)}"
+def shell_line(argv: list[str], stream: bytes, probed: bool = True, era: Era = Era.LEGACY) -> str:
+    """A one-line reproduction: the case, then (with ``probed``) the era's liveness probe, piped into the command."""
+    tail = probe(SENTINEL_IDS[0], era) if probed else b""
+    return f"printf {printf_argument(stream + tail)} | {shlex.join(argv)}"
 
 
 def transcript(chunks: list[bytes], run: Run) -> list[str]:
@@ -136,7 +139,9 @@ def finding_json(finding: Finding, profile: Profile) -> dict[str, object]:
     }
 
 
-def reproducer_json(rule: str, profile: Profile, argv: list[str], chunks: list[bytes], settle: float) -> str:
+def reproducer_json(
+    rule: str, profile: Profile, argv: list[str], chunks: list[bytes], settle: float, era: Era = Era.LEGACY
+) -> str:
     document = {
         "format": FORMAT,
         "rule": rule,
@@ -144,6 +149,7 @@ def reproducer_json(rule: str, profile: Profile, argv: list[str], chunks: list[b
         "command": argv,
         "chunks": [base64.b64encode(chunk).decode("ascii") for chunk in chunks],
         "settle": settle,
+        "era": era.value,
         "preview": [chunk.decode("utf-8", "backslashreplace")[:200] for chunk in chunks],
     }
     return json.dumps(document, indent=2) + "\n"
@@ -166,6 +172,7 @@ def load_reproducer(path: Path) -> Reproducer:
     document = load_document(path, FORMAT, ReproducerError)
     rule, profile, argv = document.get("rule"), document.get("profile"), document.get("command")
     chunks, settle = document.get("chunks"), document.get("settle", 0.0)
+    era = document.get("era", Era.LEGACY.value)
     if not isinstance(rule, str) or profile not in {p.value for p in Profile}:
         raise ReproducerError(f"{path}: rule and profile are missing or malformed")
     if not isinstance(argv, list) or not argv or not all(isinstance(word, str) for word in argv):
@@ -174,8 +181,10 @@ def load_reproducer(path: Path) -> Reproducer:
         raise ReproducerError(f"{path}: chunks must be a list of base64 strings")
     if not isinstance(settle, int | float) or not 0 <= settle <= 60:
         raise ReproducerError(f"{path}: settle must be a number of seconds from 0 to 60")
+    if era not in {e.value for e in Era}:
+        raise ReproducerError(f"{path}: era must be one of {', '.join(e.value for e in Era)}")
     try:
         decoded = [base64.b64decode(chunk, validate=True) for chunk in chunks]
     except ValueError:
         raise ReproducerError(f"{path}: a chunk is not valid base64") from None
-    return Reproducer(rule, Profile(profile), argv, decoded, float(settle))
+    return Reproducer(rule, Profile(profile), argv, decoded, float(settle), Era(era))

@@ -227,10 +227,20 @@ OVER_A_MEBIBYTE = b"x" * 1_200_000
 TEXT_LINES = st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=40)
 
 
-def hostile_line(draw: st.DrawFn, index: int, kind: str) -> bytes:
-    """A line that tests the peer's parser and framer, most carrying a request to answer."""
+def _with_param(line: bytes, member: bytes) -> bytes:
+    """``line`` (a request object, without its LF) with one more member in its params, and an LF."""
+    if b'"params":{' in line:
+        return line.replace(b'"params":{', b'"params":{' + member + b",", 1) + b"\n"
+    return line[:-1] + b',"params":{' + member + b"}}\n"
+
+
+def hostile_line(draw: st.DrawFn, index: int, kind: str, base: Callable[[object], JsonDict] | None = None) -> bytes:
+    """A line that tests the peer's parser and framer, most carrying a request to answer.
+
+    The request is a ``ping``, or what ``base`` builds for the drawn id (another era's probe).
+    """
     request_id = valid_id(draw, index)
-    ping = encode(request(request_id, "ping")).rstrip(b"\n")
+    ping = encode(request(request_id, "ping") if base is None else base(request_id)).rstrip(b"\n")
     if kind == "not-json":
         return b"pas du json\n"
     if kind == "truncated":
@@ -242,16 +252,16 @@ def hostile_line(draw: st.DrawFn, index: int, kind: str) -> bytes:
         )
     if kind == "nan":
         constant = draw(NON_FINITE)
-        return ping[:-1] + b',"params":{"x":' + constant.encode() + b"}}\n"
+        return _with_param(ping, b'"x":' + constant.encode())
     if kind == "deep":
         depth = draw(DEPTHS)
-        return ping[:-1] + b',"params":{"x":' + _nested(depth).encode() + b"}}\n"
+        return _with_param(ping, b'"x":' + _nested(depth).encode())
     if kind == "lone-surrogate":
-        return ping[:-1] + b',"params":{"x":"\\ud800"}}\n'
+        return _with_param(ping, b'"x":"\\ud800"')
     if kind == "raw-separator":
         separator = draw(SEPARATORS)
         if separator in "\x0b\x0c\x1c":
-            return ping[:-1] + b',"params":{"x":"a' + separator.encode() + b'"}}\n'  # raw control: not JSON
+            return _with_param(ping, b'"x":"a' + separator.encode() + b'"')  # raw control: not JSON
         return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": f"a{separator}b"}}))
     if kind == "raw-cr":
         return ping.replace(b",", b",\r", 1) + b"\n"
@@ -260,7 +270,7 @@ def hostile_line(draw: st.DrawFn, index: int, kind: str) -> bytes:
     if kind == "huge":
         if draw(HUGE_SIZES) == "answer":  # an answer larger than a pipe's buffer
             return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "x" * 70_000}}))
-        return b"".join((ping[:-1], b',"params":{"x":"', OVER_A_MEBIBYTE, b'"}}\n'))  # a line over 1 MiB
+        return _with_param(ping, b"".join((b'"x":"', OVER_A_MEBIBYTE, b'"')))  # a line over 1 MiB
     if kind == "odd-id":
         return encode(request(draw(INVALID_IDS), "ping"))
     if kind == "bad-envelope":
@@ -281,6 +291,14 @@ def hostile_line(draw: st.DrawFn, index: int, kind: str) -> bytes:
         return ping[:-1] + b',"extra":true}\n'
     text = draw(TEXT_LINES)
     return text.encode() + b"\n"
+
+
+HOSTILE = st.sampled_from(HOSTILE_KINDS)
+
+
+def hostile_body(draw: st.DrawFn, index: int, base: Callable[[object], JsonDict]) -> bytes:
+    """A hostile line of any kind, built on what ``base`` makes of the drawn id."""
+    return hostile_line(draw, index, draw(HOSTILE, label="hostile"), base)
 
 
 NOTIFICATION_METHODS = ("notifications/unknown", "notifications/cancelled", "notifications/initialized")
@@ -371,11 +389,16 @@ def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 32) -> C
     plain_ordering = b"".join(lines[:2]) in PLAIN_HANDSHAKES
     count = draw(st.integers(0, max_lines if plain_ordering else FRESH_MAX_LINES), label="body lines")
     lines += [draw(body_line(index)).data for index in range(count)]
-    stream = b"".join(lines)
     # A plain handshake is never cut, and always cut after, so that a kept process can run
     # the body; the other orderings test the cutting of handshakes. The first body line
     # may complete a plain handshake too (an initialize alone, then notifications/initialized).
     head = len(lines[0]) + len(lines[1]) if b"".join(lines[:2]) in PLAIN_HANDSHAKES else 0
+    return cut(draw, lines, head)
+
+
+def cut(draw: st.DrawFn, lines: list[bytes], head: int) -> Case:
+    """The case of ``lines``, cut into chunks anywhere after the first ``head`` bytes."""
+    stream = b"".join(lines)
     cuts: tuple[int, ...] = (head,) if 0 < head < len(stream) else ()
     inside = len(stream) - head - 1  # the positions a cut can take, after the handshake's
     if inside > 0:

@@ -5,8 +5,9 @@ only once the target has read it all, so that the kernel does not merge two of t
 chunk boundaries reach the target as they were drawn. In a fresh process a short pause
 follows each chunk, which a slow server spends on it (one that answers out of order
 could otherwise answer the probe first and the request after the case ended). Then a
-liveness probe (a ``ping`` with a unique string id) tells an answering server from a
-dead or deaf one.
+liveness probe (a request with a unique string id that every server of the era answers
+at once: ``ping``, or ``server/discover`` in the modern era) tells an answering server
+from a dead or deaf one. Any answer to it, an error included, shows the server alive.
 
 How long each wait lasts is ``fuzz.waiting``'s to say: a target is waited for while it
 shows signs of work, and given up on when it shows none, so that slow is never taken for
@@ -36,6 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mcpref.fuzz.oracle import Observation
+from mcpref.reference.eras import DIALECTS
+from mcpref.reference.versions import KNOWN, Era
 
 from .waiting import Patience, Sample, Verdict, Wait
 
@@ -43,13 +46,13 @@ SENTINEL_ID = "mcpref-sentinel"
 SENTINEL_IDS = (SENTINEL_ID, SENTINEL_ID + "-2")
 
 
-def probe(probe_id: str) -> bytes:
-    """The liveness probe: a ``ping`` whose id no case uses (they all start with ``SENTINEL_ID``)."""
-    return (json.dumps({"jsonrpc": "2.0", "id": probe_id, "method": "ping"}) + "\n").encode()
+def probe(probe_id: str, era: Era = Era.LEGACY) -> bytes:
+    """The era's liveness probe, with an id no case uses (they all start with ``SENTINEL_ID``)."""
+    newest = next(version for version in reversed(KNOWN) if version.era is era)
+    return (json.dumps(DIALECTS[era].probe(probe_id, newest)) + "\n").encode()
 
 
 SENTINEL = probe(SENTINEL_IDS[0])
-SECOND_SENTINEL = probe(SENTINEL_IDS[1])
 
 
 def _unread(fd: int) -> int:
@@ -406,12 +409,14 @@ def run_case(
     eof: bool = False,
     process: Process | None = None,
     record: bool = False,
+    era: Era = Era.LEGACY,
 ) -> Run:
     """Send ``chunks`` to a fresh ``argv`` process and observe what it does.
 
     ``process``, when given, is that process started earlier, which has been sent nothing.
     With ``eof`` the case ends by closing stdin and waiting for the exit instead of probing.
     With ``record`` the run keeps the session's events in the order they were seen.
+    ``era`` chooses the liveness probe.
     """
     if process is None:
         process = Process(argv, timing)
@@ -430,9 +435,9 @@ def run_case(
         else:
             # Two probes: a target that drops what shares a read with other bytes still answers
             # the second, lone one, and is then found for what it dropped, not taken for dead.
-            answered = process.send_probe(SENTINEL, timing.patience.retry)
+            answered = process.send_probe(probe(SENTINEL_IDS[0], era), timing.patience.retry)
             if not answered and process.stdin_open and process.stdout_open and process.proc.poll() is None:
-                process.send_probe(SECOND_SENTINEL)
+                process.send_probe(probe(SENTINEL_IDS[1], era))
             process.read_on(timing.settle + settle)
             survived = process.sentinel_seen and process.proc.poll() is None
         ending = "" if survived else process.ending()  # before the kill at the end of the case
@@ -455,9 +460,12 @@ class Session:
     otherwise is for the caller to confirm in a fresh process (``run_case``).
     """
 
-    def __init__(self, argv: list[str], timing: Timing, handshake: bytes, process: Process | None = None) -> None:
+    def __init__(
+        self, argv: list[str], timing: Timing, handshake: bytes, process: Process | None = None, era: Era = Era.LEGACY
+    ) -> None:
         """``process``, when given, is the target started earlier and sent nothing yet."""
         self.timing = timing
+        self.era = era
         self.process = process or Process(argv, timing)
         self.cases = 0
         self.alive = self._probe([handshake], None)  # a fresh target may take its time to start
@@ -471,7 +479,7 @@ class Session:
             process.send(chunk, 0.0)
         process.probes = (f"{SENTINEL_ID}/{self.cases}",)
         process.sentinel_seen = False
-        process.send_probe(probe(process.probes[0]), idle)
+        process.send_probe(probe(process.probes[0], self.era), idle)
         return (
             process.sentinel_seen
             and process.stdin_open

@@ -12,13 +12,14 @@ from hypothesis import given, settings
 
 from mcpref.fuzz.oracle import Finding, Observation, Profile, Status, judge, split_lines
 from mcpref.fuzz.strategies import Case, cases, encode, initialize, request
-from mcpref.fuzz.target import SENTINEL, SENTINEL_IDS
-from mcpref.reference.dispatcher import Send, ServerSession, StartTimer
+from mcpref.fuzz.target import SENTINEL_IDS, probe
+from mcpref.reference.dispatcher import Eras, Send, ServerSession, StartTimer
+from mcpref.reference.versions import Era
 
 
-def reference_observation(case: Case) -> Observation:
-    """What ``mcpref serve`` writes for ``case`` followed by the liveness ping, without a process."""
-    session = ServerSession()
+def reference_observation(case: Case, eras: Eras = Eras.BOTH, era: Era = Era.LEGACY) -> Observation:
+    """What ``mcpref serve --eras`` writes for ``case`` followed by the era's liveness probe, without a process."""
+    session = ServerSession(eras=eras)
     output: list[bytes] = []
     timers: list[StartTimer] = []
 
@@ -34,7 +35,7 @@ def reference_observation(case: Case) -> Observation:
     for timer in sorted(timers, key=lambda t: t.seconds):
         if timer.token in session._pending:
             perform(list(session.complete(timer.token)))
-    perform(list(session.receive_data(SENTINEL)))
+    perform(list(session.receive_data(probe(SENTINEL_IDS[0], era))))
     return Observation(tuple(output), b"", True, SENTINEL_IDS)
 
 

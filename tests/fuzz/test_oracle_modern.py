@@ -1,0 +1,174 @@
+"""The oracle on modern (2026-07-28) sessions: the reference passes, each divergence is reported under its rule.
+
+Every transcript of the reference, serving both eras or the modern one only, passes both
+profiles. Crafted answers then break one modern rule each; the readings the specification
+allows other servers (the Python SDK's one era per connection, -32601 for a bare
+``server/discover``, a legacy server that knows nothing of the era) are not failures under
+``spec``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from test_oracle import failing, reference_observation
+
+from mcpref.fuzz.modern_strategies import modern_cases
+from mcpref.fuzz.oracle import Finding, Observation, Profile, judge
+from mcpref.fuzz.strategies import Case
+from mcpref.fuzz.target import SENTINEL_IDS
+from mcpref.reference.dispatcher import Eras
+from mcpref.reference.eras import LEGACY, MODERN, meta
+from mcpref.reference.versions import V2025_11_25, V2026_07_28, Era
+
+SERVER = {"io.modelcontextprotocol/serverInfo": {"name": "t", "version": "1"}}
+DISCOVERED = {
+    "supportedVersions": ["2026-07-28"],
+    "capabilities": {"tools": {}},
+    "ttlMs": 0,
+    "cacheScope": "private",
+    "resultType": "complete",
+    "_meta": SERVER,
+}
+
+
+def line(message: dict[str, Any]) -> bytes:
+    return json.dumps(message).encode() + b"\n"
+
+
+def modern(request_id: Any, method: str, params: dict[str, Any] | None = None, **envelope: Any) -> dict[str, Any]:
+    message = MODERN.request(request_id, method, params or {}, V2026_07_28)
+    message["params"]["_meta"].update(envelope)
+    return message
+
+
+def result(request_id: Any, body: dict[str, Any]) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "result": body}).encode()
+
+
+def error(request_id: Any, code: int, data: Any = None) -> bytes:
+    body: dict[str, Any] = {"code": code, "message": "no"}
+    if data is not None:
+        body["data"] = data
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": body}).encode()
+
+
+def typed(**body: Any) -> dict[str, Any]:
+    return {**body, "resultType": "complete", "_meta": SERVER}
+
+
+def verdict(sent: list[dict[str, Any]], answers: list[bytes], profile: Profile = Profile.SPEC) -> set[str]:
+    """The rules failing once a discover (answered, so that the server shows its era) ends the session."""
+    stream = b"".join(line(message) for message in sent)
+    observation = Observation((*answers, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS)
+    findings: list[Finding] = judge(stream, observation)
+    return {f.rule for f in failing(findings, profile)}
+
+
+@pytest.mark.spec("MOD-META-REQUIRED", "MOD-VERSION-UNSUPPORTED", "MOD-RESULT-TYPE", "MOD-DISCOVER", "MOD-STATELESS")
+@settings(max_examples=200, deadline=None)
+@given(case=modern_cases())
+def test_every_reference_transcript_of_a_modern_session_passes_both_profiles(case: Case) -> None:
+    for eras in (Eras.BOTH, Eras.MODERN):
+        findings = judge(case.stream, reference_observation(case, eras, Era.MODERN))
+        assert findings == [], eras
+
+
+@pytest.mark.spec("MOD-RESULT-TYPE")
+def test_a_result_without_result_type_fails() -> None:
+    sent = [modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}})]
+    answer = result(1, {"content": [{"type": "text", "text": "x"}], "isError": False})
+    assert verdict(sent, [answer]) == {"MOD-RESULT-TYPE"}
+
+
+@pytest.mark.spec("MOD-VERSION-UNSUPPORTED")
+def test_an_unknown_version_refused_with_32602_fails_and_with_32022_without_data_too() -> None:
+    sent = [modern(1, "tools/list", protocolVersion=None) | {"params": {"_meta": meta("1999-01-01")}}]
+    assert verdict(sent, [error(1, -32602)]) == {"MOD-VERSION-UNSUPPORTED"}
+    assert verdict(sent, [error(1, -32022)]) == {"MOD-VERSION-UNSUPPORTED"}
+    data = {"supported": ["2026-07-28"], "requested": "1999-01-01"}
+    assert verdict(sent, [error(1, -32022, data)]) == set()
+
+
+@pytest.mark.spec("MOD-DISCOVER")
+def test_a_discover_result_without_supported_versions_fails() -> None:
+    sent = [modern(1, "server/discover")]
+    assert verdict(sent, [result(1, typed(capabilities={}))]) == {"MOD-DISCOVER"}
+    assert verdict(sent, [result(1, DISCOVERED)]) == set()
+
+
+@pytest.mark.spec("MOD-META-REQUIRED", "MOD-STATELESS")
+def test_a_request_served_without_its_envelope_fails_under_the_rule_its_history_names() -> None:
+    bare = {"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {"_meta": {}}}
+    listed = result(2, DISCOVERED)
+    assert verdict([bare], [listed]) == {"MOD-META-REQUIRED"}
+    # The same answer after a whole request was served: only a server that kept its envelope answers so.
+    first = modern(1, "tools/list")
+    tools = result(1, typed(tools=[], ttlMs=0, cacheScope="private"))
+    assert verdict([first, bare], [tools, listed]) == {"MOD-STATELESS"}
+
+
+@pytest.mark.spec("MOD-CAP-REQUIRED", "MOD-STATELESS")
+def test_asking_for_input_the_request_did_not_declare_fails() -> None:
+    ask = {"name": "demander", "arguments": {"question": "?"}}
+    asking = typed(inputRequests={"answer": {"method": "elicitation/create", "params": {}}})
+    asking["resultType"] = "input_required"
+    undeclared = modern(2, "tools/call", ask)
+    assert verdict([undeclared], [result(2, asking)]) == {"MOD-CAP-REQUIRED"}
+    declared = modern(1, "tools/call", ask)
+    declared["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = {"elicitation": {}}
+    assert verdict([declared], [result(1, asking)]) == set()
+    assert verdict([declared, undeclared], [result(1, asking), result(2, asking)]) == {"MOD-STATELESS"}
+    refused = error(2, -32021, {"requiredCapabilities": {"elicitation": {}}})
+    assert verdict([undeclared], [refused]) == set()
+    assert verdict([undeclared], [error(2, -32021)]) == {"MOD-CAP-REQUIRED"}
+
+
+@pytest.mark.spec("MOD-TOOLS-CACHE")
+def test_a_modern_tools_list_without_cache_fields_fails() -> None:
+    sent = [modern(1, "tools/list")]
+    assert verdict(sent, [result(1, typed(tools=[]))]) == {"MOD-TOOLS-CACHE"}
+    assert verdict(sent, [result(1, typed(tools=[], ttlMs=-1, cacheScope="public"))]) == {"MOD-TOOLS-CACHE"}
+
+
+@pytest.mark.spec("MOD-PING-GONE")
+def test_a_modern_ping_served_is_a_decision_a_warning_under_spec() -> None:
+    sent = [modern(1, "ping")]
+    assert verdict(sent, [result(1, typed())]) == set()
+    assert verdict(sent, [result(1, typed())], Profile.STRICT) == {"MOD-PING-GONE"}
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT", "MOD-DUAL-ERA")
+def test_the_python_sdks_one_era_per_connection_is_allowed_under_spec() -> None:
+    opening = LEGACY.opening("init", V2025_11_25)
+    refused = error("init", -32022, {"supported": ["2026-07-28"], "requested": "2025-11-25"})
+    assert verdict([modern(1, "server/discover"), *opening], [result(1, DISCOVERED), refused]) == set()
+    bare_refusal = json.dumps({"jsonrpc": "2.0", "id": "init", "error": {"code": -32600, "message": "no"}}).encode()
+    assert verdict([modern(1, "server/discover"), *opening], [result(1, DISCOVERED), bare_refusal], Profile.STRICT) >= {
+        "MOD-LEGACY-INIT"
+    }
+    accepted = result("init", {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "t", "version": "1"}})
+    after = [*opening, modern(2, "tools/list")]
+    assert verdict(after, [accepted, error(2, -32600)]) == set()
+    assert verdict(after, [accepted, error(2, -32600)], Profile.STRICT) == {"MOD-DUAL-ERA"}
+
+
+@pytest.mark.spec("MOD-META-REQUIRED")
+def test_a_bare_discover_may_be_read_as_an_unknown_legacy_method() -> None:
+    bare = {"jsonrpc": "2.0", "id": 1, "method": "server/discover"}
+    assert verdict([bare], [error(1, -32601)]) == set()
+    assert verdict([bare], [error(1, -32603)]) == {"MOD-META-REQUIRED"}
+
+
+@pytest.mark.spec("MOD-DUAL-ERA", "RPC-METHOD-NOT-FOUND")
+def test_a_server_that_never_shows_the_modern_era_is_judged_as_a_legacy_one() -> None:
+    opening = LEGACY.opening(0, V2025_11_25)
+    accepted = result(0, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "t", "version": "1"}})
+    sent = [*opening, modern(1, "server/discover"), modern(2, "tools/list")]
+    stream = b"".join(line(message) for message in sent)
+    answers = (accepted, error(1, -32601), result(2, {"tools": []}))
+    findings = judge(stream, Observation(answers, b"", True, SENTINEL_IDS))
+    assert failing(findings, Profile.STRICT) == []
