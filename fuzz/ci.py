@@ -17,7 +17,7 @@ from mcpref.fuzz.oracle import Profile
 
 from . import baseline as baselines
 from . import junit
-from .corpus import BY_NAME
+from .corpus_modern import BY_NAME
 from .report import reproducer_json, write_atomic
 
 EXIT_CLEAN, EXIT_FOUND = 0, 1

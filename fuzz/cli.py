@@ -36,9 +36,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from mcpref.fuzz.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.oracle_modern import speaks_modern
 from mcpref.reference import server
 from mcpref.reference.rules import BY_ID, RULES
-from mcpref.reference.versions import SUPPORTED_NAMES
+from mcpref.reference.versions import Era
 
 from . import ci, html, waiting
 from . import compare as compare_command
@@ -46,7 +47,8 @@ from . import explain as explain_command
 from . import vectors as vectors_command
 from .baseline import TARGET, BaselineError
 from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
-from .corpus import SCENARIOS, Scenario
+from .corpus import Scenario
+from .corpus_modern import BY_ERA, VERSION_NAMES, add_era_argument, era_of_version
 from .jobs import run_jobs
 from .report import (
     ReproducerError,
@@ -94,7 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--seed", type=int, default=None, help="Hypothesis seed, for a reproducible campaign")
     fuzz.add_argument("--profile", choices=profiles, default="spec")
-    fuzz.add_argument("--version", choices=SUPPORTED_NAMES, default=None, help="negotiate only this version")
+    fuzz.add_argument(
+        "--version",
+        choices=VERSION_NAMES,
+        default=None,
+        help="negotiate only this version; 2026-07-28 fuzzes the modern era (default: the legacy versions)",
+    )
     fuzz.add_argument("--report", type=Path, default=None, help="write a JSON report here")
     fuzz.add_argument("--campaign-dir", type=Path, default=None, help="example database and reproducers")
     fuzz.add_argument(
@@ -114,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--profile", choices=profiles, default="spec")
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the results as a web page")
+    add_era_argument(check)
     ci.add_arguments(check)
     waiting.add_arguments(check)
 
@@ -314,12 +322,17 @@ def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
 
 def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
     def execute(case: Case) -> list[Finding]:
-        return judge(
-            case.stream, run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof).observation
-        )
+        run = run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof, era=scenario.era)
+        return judge(case.stream, run.observation)
 
     run = run_case(
-        command, scenario.case.chunks, timing, settle=scenario.case.settle, eof=scenario.eof, record=True
+        command,
+        scenario.case.chunks,
+        timing,
+        settle=scenario.case.settle,
+        eof=scenario.eof,
+        record=True,
+        era=scenario.era,
     )
     findings = judge(scenario.case.stream, run.observation)
     if "FRAME-LF-ONLY" in scenario.rules:
@@ -341,22 +354,33 @@ def _shell(command: list[str], scenario: Scenario) -> str | None:
     come, so only a case of one chunk, and only a short one."""
     if len(scenario.case.chunks) > 1 or len(scenario.case.stream) > SHELL_MAX:
         return None
-    return shell_line(command, scenario.case.stream, probed=not scenario.eof)
+    return shell_line(command, scenario.case.stream, probed=not scenario.eof, era=scenario.era)
 
 
-def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dict[str, object]]:
-    """One row per requirement: pass, warn, fail, or n/a when the corpus does not exercise it."""
-    run_case(command, [], timing)
+def check_rows(command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY) -> list[dict[str, object]]:
+    """One row per requirement: pass, warn, fail, or n/a when the corpus of ``era`` does not exercise it.
+
+    A rule of the modern era alone is exercised only by scenarios where the server showed it
+    speaks that era: a legacy server has none of its rules to keep.
+    """
+    run_case(command, [], timing, era=era)
+    scenarios = BY_ERA[era]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(lambda s: run_scenario(s, command, timing), SCENARIOS))
+        results = list(pool.map(lambda s: run_scenario(s, command, timing), scenarios))
     # One transcript per scenario, however many of its findings carry it.
     transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
+    modern = [speaks_modern(run.observation.output) for run, _ in results]
     rows: list[dict[str, object]] = []
     for rule in RULES:
-        exercised = [s.name for s in SCENARIOS if rule.id in s.rules]
+        modern_only = {version.era for version in rule.versions} == {Era.MODERN}
+        exercised = [
+            s.name
+            for s, speaks in zip(scenarios, modern, strict=True)
+            if rule.id in s.rules and (speaks or not modern_only)
+        ]
         hits = [
             (s, transcript, f)
-            for s, transcript, (_, findings) in zip(SCENARIOS, transcripts, results, strict=True)
+            for s, transcript, (_, findings) in zip(scenarios, transcripts, results, strict=True)
             for f in findings
             if f.rule == rule.id
         ]
@@ -385,7 +409,7 @@ def check_rows(command: list[str], profile: Profile, timing: Timing) -> list[dic
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     profile = Profile(args.profile)
     baseline = ci.prepare(args, profile)
-    rows = check_rows(command, profile, timing)
+    rows = check_rows(command, profile, timing, era_of_version(args.version))
     if args.html is not None:
         label = compare_command.default_labels([command])[0]
         result = compare_command.combine([command], [label], [rows], profile)
@@ -420,7 +444,9 @@ def _explain(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
     reproducer = load_reproducer(args.file)
     argv = command or reproducer.argv
-    run = run_case(argv, reproducer.chunks, timing, settle=reproducer.settle, record=args.transcript)
+    run = run_case(
+        argv, reproducer.chunks, timing, settle=reproducer.settle, record=args.transcript, era=reproducer.era
+    )
     findings = judge(b"".join(reproducer.chunks), run.observation)
     shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
     for line in shown or transcript(reproducer.chunks, run):

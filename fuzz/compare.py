@@ -20,9 +20,11 @@ from pathlib import Path
 
 from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import RULES
+from mcpref.reference.versions import Era
 
 from . import ci, html, waiting
 from .baseline import BaselineError
+from .corpus_modern import add_era_argument, era_of_version
 from .report import write_atomic
 from .target import TargetError, Timing, run_case
 
@@ -45,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="column name of the next command, once per command in order (default: from the command)",
     )
     parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the matrix as a web page")
+    add_era_argument(parser)
     ci.add_arguments(parser)
     waiting.add_arguments(parser)
 
@@ -69,17 +72,18 @@ def default_labels(commands: Sequence[Sequence[str]]) -> list[str]:
 
 
 def matrix(
-    commands: Sequence[list[str]], labels: Sequence[str], profile: Profile, timing: Timing
+    commands: Sequence[list[str]], labels: Sequence[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY
 ) -> dict[str, object]:
-    """Every command through the corpus; raises ``TargetError`` naming a command that cannot start."""
-    from .cli import check_rows  # here, not at the top: the command line imports this module
-
+    """Every command through the corpus of ``era``; raises ``TargetError`` naming a command that cannot start."""
     for label, command in zip(labels, commands, strict=True):
         try:
-            run_case(command, [], timing)
+            run_case(command, [], timing, era=era)
         except TargetError as exc:
             raise TargetError(f"{label}: {exc}") from None
-    return combine(commands, labels, [check_rows(command, profile, timing) for command in commands], profile)
+    from .cli import check_rows  # here, not at the top: the command line imports this module
+
+    rows = [check_rows(command, profile, timing, era) for command in commands]
+    return combine(commands, labels, rows, profile)
 
 
 def combine(
@@ -137,7 +141,7 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
     profile = Profile(args.profile)
     try:
         baseline = ci.prepare(args, profile)
-        result = matrix(commands, labels, profile, timing)
+        result = matrix(commands, labels, profile, timing, era_of_version(args.version))
     except (TargetError, BaselineError) as exc:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE

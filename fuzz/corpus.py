@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcpref.reference.versions import Era
+
 from .strategies import INITIALIZED, Case, encode, initialize, notification, request
 
 
@@ -17,22 +19,28 @@ class Scenario:
     name: str
     rules: tuple[str, ...]
     case: Case
-    eof: bool = False  # end by closing stdin instead of probing with a ping
+    eof: bool = False  # end by closing stdin instead of probing
+    era: Era = Era.LEGACY  # the era of the probe, and of the corpus the scenario belongs to
 
 
-def _lines(*messages: object) -> tuple[bytes, ...]:
+def lines(*messages: object) -> tuple[bytes, ...]:
     return tuple(m if isinstance(m, bytes) else encode(m) for m in messages)
 
 
 def _ready(version: str = "2025-11-25") -> tuple[bytes, ...]:
-    return _lines(initialize(0, version), INITIALIZED)
+    return lines(initialize(0, version), INITIALIZED)
 
 
-def _scenario(
-    name: str, rules: tuple[str, ...], *lines: bytes, cuts: tuple[int, ...] = (), eof: bool = False
+def scenario(
+    name: str,
+    rules: tuple[str, ...],
+    *lines: bytes,
+    cuts: tuple[int, ...] = (),
+    eof: bool = False,
+    era: Era = Era.LEGACY,
 ) -> Scenario:
     settle = 0.15 if any(b'"attendre"' in line for line in lines) else 0.0
-    return Scenario(name, rules, Case(tuple(lines), cuts, settle), eof)
+    return Scenario(name, rules, Case(tuple(lines), cuts, settle), eof, era)
 
 
 def call(request_id: object, name: object, arguments: object = None) -> dict[str, object]:
@@ -83,7 +91,7 @@ def _offsets(lines: tuple[bytes, ...]) -> tuple[int, ...]:
 
 
 SCENARIOS: tuple[Scenario, ...] = (
-    _scenario(
+    scenario(
         "seed: handshake script",
         (
             "LIFE-PRE-INIT-REFUSED",
@@ -94,14 +102,14 @@ SCENARIOS: tuple[Scenario, ...] = (
             "CAP-UNANNOUNCED-METHOD",
             "TOOLS-LIST-SHAPE",
         ),
-        *_lines(*SEED_HANDSHAKE),
+        *lines(*SEED_HANDSHAKE),
     ),
-    _scenario(
+    scenario(
         "seed: tools script",
         ("TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR", "TOOLS-UNKNOWN", "CAP-ANNOUNCED-METHODS"),
-        *_lines(*SEED_TOOLS),
+        *lines(*SEED_TOOLS),
     ),
-    _scenario(
+    scenario(
         "seed: framing script",
         (
             "FRAME-CHUNK-INVARIANT",
@@ -114,58 +122,58 @@ SCENARIOS: tuple[Scenario, ...] = (
         *_SEED_FRAMING,
         cuts=_offsets((*_ready("2025-06-18"), *_SEED_FRAMING)),
     ),
-    _scenario("ping before initialize", ("LIFE-PING",), *_lines(request("p", "ping"))),
-    _scenario("second initialize", ("LIFE-SECOND-INIT",), *_ready(), *_lines(initialize(9, "2024-11-05"))),
-    _scenario(
-        "initialized before initialize", ("LIFE-INITIALIZED-EARLY",), *_lines(INITIALIZED, request(1, "tools/list"))
+    scenario("ping before initialize", ("LIFE-PING",), *lines(request("p", "ping"))),
+    scenario("second initialize", ("LIFE-SECOND-INIT",), *_ready(), *lines(initialize(9, "2024-11-05"))),
+    scenario(
+        "initialized before initialize", ("LIFE-INITIALIZED-EARLY",), *lines(INITIALIZED, request(1, "tools/list"))
     ),
-    _scenario(
+    scenario(
         "malformed initialize params",
         ("RPC-INVALID-PARAMS",),
-        *_lines(request(1, "initialize", {"protocolVersion": 2025}), request(2, "initialize", {})),
+        *lines(request(1, "initialize", {"protocolVersion": 2025}), request(2, "initialize", {})),
     ),
-    _scenario("not JSON", ("RPC-PARSE-ERROR", "RPC-ERROR-ID-NULL", "STDIO-SURVIVE"), *_ready(), b"pas du json\n"),
-    _scenario("NaN", ("RPC-PARSE-ERROR",), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":NaN}}\n'),
-    _scenario(
+    scenario("not JSON", ("RPC-PARSE-ERROR", "RPC-ERROR-ID-NULL", "STDIO-SURVIVE"), *_ready(), b"pas du json\n"),
+    scenario("NaN", ("RPC-PARSE-ERROR",), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":NaN}}\n'),
+    scenario(
         "deep nesting",
         ("RPC-JSON-LIMITS", "STDIO-SURVIVE"),
         *_ready(),
         b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":' + b"[" * 100_000 + b"]" * 100_000 + b"}}\n",
     ),
-    _scenario(
+    scenario(
         "invalid UTF-8",
         ("FRAME-UTF8",),
         *_ready(),
         b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\xff"}}}\n',
     ),
-    _scenario("byte order mark", ("FRAME-BOM",), *_ready(), b'\xef\xbb\xbf{"jsonrpc":"2.0","id":1,"method":"ping"}\n'),
-    _scenario("CRLF", ("FRAME-CRLF",), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
-    _scenario("blank lines", ("FRAME-BLANK-LINE",), *_ready(), b"\n", b"  \t\r\n", *_lines(request(1, "ping"))),
-    _scenario("raw CR between tokens", ("FRAME-LF-ONLY",), *_ready(), b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n'),
-    _scenario(
+    scenario("byte order mark", ("FRAME-BOM",), *_ready(), b'\xef\xbb\xbf{"jsonrpc":"2.0","id":1,"method":"ping"}\n'),
+    scenario("CRLF", ("FRAME-CRLF",), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
+    scenario("blank lines", ("FRAME-BLANK-LINE",), *_ready(), b"\n", b"  \t\r\n", *lines(request(1, "ping"))),
+    scenario("raw CR between tokens", ("FRAME-LF-ONLY",), *_ready(), b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n'),
+    scenario(
         "raw U+2028 and U+2029 in a string",
         ("FRAME-LF-ONLY", "FRAME-OUTPUT-ASCII"),
         *_ready(),
-        *_lines(call(1, "echo", {"text": "a\u2028b\u2029c\u0085d"})),
+        *lines(call(1, "echo", {"text": "a\u2028b\u2029c\u0085d"})),
     ),
-    _scenario(
+    scenario(
         "multi-byte characters cut across writes",
         ("FRAME-CHUNK-INVARIANT", "RPC-ID-ECHO"),
         *_ready(),
-        *_lines(request("é日本", "ping"), request("\u2028", "ping")),
+        *lines(request("é日本", "ping"), request("\u2028", "ping")),
         cuts=tuple(range(1, 400)),
     ),
-    _scenario(
+    scenario(
         "two messages in one write",
         ("FRAME-CHUNK-INVARIANT",),
         *_ready(),
-        *_lines(request(1, "ping"), request(2, "ping"), request(3, "ping")),
+        *lines(request(1, "ping"), request(2, "ping"), request(3, "ping")),
     ),
-    _scenario(
+    scenario(
         "ids kept exactly",
         ("RPC-ID-ECHO", "RPC-ID-TYPE"),
         *_ready(),
-        *_lines(
+        *lines(
             request("7", "ping"),
             request(9007199254740993, "ping"),
             request(1, "ping"),
@@ -173,17 +181,17 @@ SCENARIOS: tuple[Scenario, ...] = (
             request(-5, "ping"),
         ),
     ),
-    _scenario(
+    scenario(
         "invalid ids",
         ("RPC-ID-TYPE", "RPC-INVALID-REQUEST"),
         *_ready(),
-        *_lines(request(None, "ping"), request(True, "ping"), request(1.5, "ping"), request({}, "ping")),
+        *lines(request(None, "ping"), request(True, "ping"), request(1.5, "ping"), request({}, "ping")),
     ),
-    _scenario(
+    scenario(
         "invalid requests",
         ("RPC-INVALID-REQUEST", "RPC-PARAMS-OBJECT"),
         *_ready(),
-        *_lines(
+        *lines(
             {"jsonrpc": "2.0", "id": 5, "method": 5},
             {"jsonrpc": "1.0", "id": 6, "method": "ping"},
             {"jsonrpc": "2.0", "id": 7, "method": "ping", "params": [1]},
@@ -192,124 +200,124 @@ SCENARIOS: tuple[Scenario, ...] = (
             42,
         ),
     ),
-    _scenario(
+    scenario(
         "invalid object without id",
         ("RPC-INVALID-NO-ID",),
         *_ready(),
-        *_lines({"jsonrpc": "2.0", "method": 1, "params": "bar"}),
+        *lines({"jsonrpc": "2.0", "method": 1, "params": "bar"}),
     ),
-    _scenario(
+    scenario(
         "notifications are never answered",
         ("RPC-NOTIFICATION-SILENT",),
         *_ready(),
-        *_lines(
+        *lines(
             notification("notifications/unknown"),
             notification("bogus", {"x": 1}),
             notification("notifications/cancelled", {"requestId": 99}),
         ),
     ),
-    _scenario(
-        "unknown method", ("RPC-METHOD-NOT-FOUND",), *_ready(), *_lines(request(1, "bogus/x"), request(2, "Tools/List"))
+    scenario(
+        "unknown method", ("RPC-METHOD-NOT-FOUND",), *_ready(), *lines(request(1, "bogus/x"), request(2, "Tools/List"))
     ),
-    _scenario(
+    scenario(
         "unannounced capabilities",
         ("CAP-UNANNOUNCED-METHOD", "CAP-ANNOUNCED-METHODS"),
         *_ready(),
-        *_lines(
+        *lines(
             request(1, "resources/list"),
             request(2, "prompts/list"),
             request(3, "logging/setLevel", {"level": "info"}),
             request(4, "tools/list"),
         ),
     ),
-    _scenario(
+    scenario(
         "client responses",
         ("RPC-CLIENT-RESPONSE",),
         *_ready(),
-        *_lines(
+        *lines(
             {"jsonrpc": "2.0", "id": "c1", "result": {}},
             {"jsonrpc": "2.0", "id": "c2", "error": {"code": 1, "message": "x"}},
         ),
     ),
-    _scenario(
+    scenario(
         "unsupported version string",
         ("LIFE-VERSION-KNOWN", "LIFE-VERSION-UNSUPPORTED"),
-        *_lines(initialize(1, "1999-01-01")),
+        *lines(initialize(1, "1999-01-01")),
     ),
-    _scenario(
-        "each supported version", ("LIFE-VERSION-ACCEPT", "LIFE-VERSION-KNOWN"), *_lines(initialize(1, "2025-03-26"))
+    scenario(
+        "each supported version", ("LIFE-VERSION-ACCEPT", "LIFE-VERSION-KNOWN"), *lines(initialize(1, "2025-03-26"))
     ),
-    _scenario(
+    scenario(
         "tool arguments under 2025-06-18",
         ("TOOLS-ARGS-INVALID", "RPC-INVALID-PARAMS"),
         *_ready("2025-06-18"),
-        *_lines(request(1, "tools/list"), call(2, "lire_prix", {"produit": 5}), call(3, 5), call(4, "echo", "x")),
+        *lines(request(1, "tools/list"), call(2, "lire_prix", {"produit": 5}), call(3, 5), call(4, "echo", "x")),
     ),
-    _scenario(
+    scenario(
         "tool arguments under 2025-11-25",
         ("TOOLS-ARGS-INVALID",),
         *_ready("2025-11-25"),
-        *_lines(request(1, "tools/list"), call(2, "lire_prix", {"produit": 5}), call(3, "lire_prix", {})),
+        *lines(request(1, "tools/list"), call(2, "lire_prix", {"produit": 5}), call(3, "lire_prix", {})),
     ),
-    _scenario(
-        "tools listed per version", ("TOOLS-LIST-SHAPE",), *_ready("2025-03-26"), *_lines(request(1, "tools/list"))
+    scenario(
+        "tools listed per version", ("TOOLS-LIST-SHAPE",), *_ready("2025-03-26"), *lines(request(1, "tools/list"))
     ),
-    _scenario(
+    scenario(
         "a slow call does not hold back a fast one",
         ("RPC-CONCURRENT",),
         *_ready(),
-        *_lines(call(1, "attendre", {"ms": 100}), request(2, "ping")),
+        *lines(call(1, "attendre", {"ms": 100}), request(2, "ping")),
     ),
-    _scenario(
+    scenario(
         "cancellation",
         ("RPC-CANCEL",),
         *_ready(),
-        *_lines(call(1, "attendre", {"ms": 100}), notification("notifications/cancelled", {"requestId": 1})),
+        *lines(call(1, "attendre", {"ms": 100}), notification("notifications/cancelled", {"requestId": 1})),
     ),
-    _scenario(
+    scenario(
         "batch under 2025-03-26",
         ("RPC-BATCH", "RPC-BATCH-INITIALIZE"),
         *_ready("2025-03-26"),
-        *_lines(
+        *lines(
             [request(1, "ping"), notification("notifications/x"), 7],
             [notification("notifications/x")],
             [],
             [initialize(2, "2025-03-26")],
         ),
     ),
-    _scenario(
+    scenario(
         "batch under 2025-06-18",
         ("RPC-BATCH-UNSUPPORTED",),
         *_ready("2025-06-18"),
-        *_lines([1, 2], [request(1, "ping")]),
+        *lines([1, 2], [request(1, "ping")]),
     ),
-    _scenario(
+    scenario(
         "line over 1 MiB",
         ("FRAME-MAX-LINE", "STDIO-SURVIVE", "STDIO-LATENCY"),
         *_ready(),
-        *_lines(call(1, "echo", {"text": "x" * 1_200_000})),
+        *lines(call(1, "echo", {"text": "x" * 1_200_000})),
     ),
-    _scenario(
+    scenario(
         "unterminated last line at EOF",
         ("FRAME-EOF-PARTIAL", "STDIO-EOF-DRAIN"),
         *_ready(),
         b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
         eof=True,
     ),
-    _scenario(
-        "EOF with work in flight", ("STDIO-EOF-DRAIN",), *_ready(), *_lines(call(1, "attendre", {"ms": 100})), eof=True
+    scenario(
+        "EOF with work in flight", ("STDIO-EOF-DRAIN",), *_ready(), *lines(call(1, "attendre", {"ms": 100})), eof=True
     ),
-    _scenario(
+    scenario(
         "duplicate keys",
         ("RPC-DUPLICATE-KEYS",),
         *_ready(),
         b'{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}\n',
     ),
-    _scenario(
+    scenario(
         "answers are single JSON lines",
         ("FRAME-NO-EMBEDDED-NEWLINE", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-RESPONSE-SHAPE", "RPC-ONE-ANSWER"),
         *_ready(),
-        *_lines(request(1, "tools/list"), call(2, "echo", {"text": "line\nbreak"})),
+        *lines(request(1, "tools/list"), call(2, "echo", {"text": "line\nbreak"})),
     ),
 )
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import BY_ID, RULES
 
-from .corpus import BY_NAME
+from .corpus_modern import BY_NAME
 from .notes import entry
 from .report import reproducer_json
 

@@ -709,7 +709,7 @@ class _Judge:
                 self._operating(index, request, answer, self.modern_target)
         elif request.method == "initialize":
             self._initialize(index, request, answer, in_batch)
-        elif self._malformed_modern(answer):
+        elif self._malformed_modern(request, answer):
             return  # MOD-META-REQUIRED: before any legacy session, a modern server may read it so
         elif request.method == "ping":
             if _result(answer) is None:
@@ -722,11 +722,14 @@ class _Judge:
         else:
             self._operating(index, request, answer, self.target)
 
-    def _malformed_modern(self, answer: JsonObject) -> bool:
-        """A request without modern metadata refused as a malformed modern one, by a server that speaks
-        the modern era and has opened no legacy session: whether it serves legacy at all is unknown."""
-        server = self.modern.server
-        return server.speaks and not self.target.accepted_init and _error_code(answer) == INVALID_PARAMS
+    def _malformed_modern(self, request: Request, answer: JsonObject) -> bool:
+        """A request without modern metadata refused as a malformed modern one (or a ping as a method the
+        era removed), by a server that speaks the modern era and has opened no legacy session: whether
+        it serves legacy at all is unknown."""
+        if not self.modern.server.speaks or self.target.accepted_init:
+            return False
+        code = _error_code(answer)
+        return code == INVALID_PARAMS or (request.method == "ping" and code == METHOD_NOT_FOUND)
 
     def _initialize(self, index: int, request: Request, answer: JsonObject, in_batch: bool) -> None:
         result = _result(answer)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from mcpref.fuzz.reading import Request
+from mcpref.fuzz.reading import Request, parse_line
 from mcpref.reference.eras import META_CAPABILITIES, META_VERSION
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, JsonObject, JsonValue
 from mcpref.reference.versions import KNOWN, Era
@@ -59,6 +59,17 @@ class ModernServer:
                 self.capabilities = result["capabilities"]  # type: ignore[assignment]
         elif _code(answer) in MODERN_ERRORS:
             self.speaks = True
+
+
+def speaks_modern(output: tuple[bytes, ...]) -> bool:
+    """Whether any line the server wrote is an answer only a modern server gives."""
+    server = ModernServer()
+    for line in output:
+        value = parse_line(line)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict):
+                server.learn(item)
+    return server.speaks
 
 
 def is_modern(request: Request) -> bool:

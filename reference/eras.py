@@ -93,10 +93,6 @@ MODERN: Final[Dialect] = _Modern()
 DIALECTS: Final[dict[Era, Dialect]] = {Era.LEGACY: LEGACY, Era.MODERN: MODERN}
 
 
-def dialect(version: ProtocolVersion) -> Dialect:
-    return DIALECTS[version.era]
-
-
 def era_of(method: str, params: JsonObject | None) -> Era:
     """The era a request belongs to on a connection that may carry both (MOD-DUAL-ERA).
 

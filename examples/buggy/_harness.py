@@ -38,6 +38,7 @@ from mcpref.reference.messages import (
     Blank,
     Message,
     ParseFailure,
+    Request,
     classify,
     encode,
     error_answer,
@@ -79,6 +80,32 @@ def edit_answers(data: bytes, edit: Callable[[Answer], None]) -> bytes:
     for item in answer if isinstance(answer, list) else [answer]:
         edit(item)
     return encode(answer)
+
+
+def without_result_member(name: str) -> Callable[[bytes], bytes]:
+    """A ``rewrite`` that drops ``name`` from every result."""
+
+    def drop(answer: Answer) -> None:
+        result = answer.get("result")
+        if isinstance(result, dict):
+            result.pop(name, None)
+
+    return lambda data: edit_answers(data, drop)
+
+
+def enveloped_request(line: bytes) -> tuple[Request, dict[str, Any]] | None:
+    """A request other than initialize in ``line``, with its ``_meta`` (``{}`` when it has none)."""
+    message = message_of(line)
+    if not isinstance(message, Request) or message.method == "initialize":
+        return None
+    envelope = (message.params or {}).get("_meta")
+    return message, dict(envelope) if isinstance(envelope, dict) else {}
+
+
+def with_meta(request: Request, envelope: dict[str, Any]) -> bytes:
+    """The line of ``request`` with ``envelope`` as its ``_meta``."""
+    params = {**(request.params or {}), "_meta": envelope}
+    return json.dumps({"jsonrpc": "2.0", "id": request.id, "method": request.method, "params": params}).encode()
 
 
 def _stop_on_signal(signum: int, frame: object) -> NoReturn:

@@ -83,6 +83,41 @@ def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path) -> N
             assert failure["input"] and failure["transcript"] and failure["reproducer"]
 
 
+# The modern era's examples, fuzzed with --version 2026-07-28 (seed 1: each first caught by case 18).
+MODERN_EXPECTED: dict[str, str] = {
+    "no_result_type": "MOD-RESULT-TYPE",
+    "version_error_32602": "MOD-VERSION-UNSUPPORTED",
+    "discover_without_versions": "MOD-DISCOVER",
+    "remembers_envelope": "MOD-STATELESS",
+    "meta_optional": "MOD-META-REQUIRED",
+}
+MODERN = ("--version", "2026-07-28")
+
+
+@pytest.mark.spec("MOD-RESULT-TYPE", "MOD-VERSION-UNSUPPORTED", "MOD-DISCOVER", "MOD-STATELESS", "MOD-META-REQUIRED")
+def test_every_buggy_example_of_the_modern_era_is_caught_with_its_requirement(tmp_path: Path) -> None:
+    def one(name: str) -> tuple[str, int, set[str]]:
+        target = [sys.executable, str(BUGGY / f"{name}.py")]
+        status, report = campaign(tmp_path, name, "spec", target, CASES, *MODERN)
+        failures = report["failures"]
+        assert isinstance(failures, list)
+        return name, status, {f["id"] for f in failures}
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(pool.map(one, MODERN_EXPECTED))
+    assert {name: (status, found) for name, status, found in results if MODERN_EXPECTED[name] not in found} == {}
+    assert {status for _, status, _ in results} == {1}
+
+
+@pytest.mark.spec("MOD-DUAL-ERA", "MOD-STATELESS", "MOD-META-REQUIRED")
+@pytest.mark.parametrize("eras", ["both", "modern"])
+def test_a_modern_campaign_against_the_reference_finds_nothing_in_either_profile(tmp_path: Path, eras: str) -> None:
+    target = [sys.executable, "-m", "mcpref.reference", "--eras", eras]
+    for profile in ("spec", "strict"):
+        status, report = campaign(tmp_path, f"reference-{eras}", profile, target, 100, *MODERN)
+        assert (report["failures"], status, report["cases"]) == ([], 0, 100)
+
+
 @pytest.mark.spec("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "LIFE-SECOND-INIT")
 @pytest.mark.parametrize("profile", ["spec", "strict"])
 def test_a_campaign_against_the_reference_finds_nothing(tmp_path: Path, profile: str) -> None:

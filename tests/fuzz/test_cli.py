@@ -13,6 +13,7 @@ from mcpref.fuzz.oracle import Profile
 from mcpref.fuzz.report import printf_argument, reproducer_json
 from mcpref.fuzz.strategies import encode, request
 from mcpref.reference.rules import RULES
+from mcpref.reference.versions import Era
 
 ROOT = Path(__file__).resolve().parents[2]
 MCPREF = [sys.executable, "-m", "mcpref"]
@@ -98,3 +99,37 @@ def test_a_transcript_shows_what_a_reader_could_miss() -> None:
     assert session_transcript(events, b"half") == [
         "-> a", "-> b", "!! log 1", "!! log 2", "~~ chunk 2 (2 bytes)", "-> c", "<- (unterminated) half"
     ]
+
+
+MODERN_ONLY = [sys.executable, "-m", "mcpref.reference", "--eras", "modern"]
+LEGACY_ONLY = [sys.executable, "-m", "mcpref.reference", "--eras", "legacy"]
+
+
+@pytest.mark.spec("MOD-RESULT-TYPE", "MOD-DISCOVER", "MOD-DUAL-ERA")
+def test_check_judges_the_modern_era_and_its_rules_are_na_for_a_server_that_does_not_speak_it() -> None:
+    modern_rules = {rule.id for rule in RULES if {v.era.value for v in rule.versions} == {"modern"}}
+    for target in ([], ["--", *MODERN_ONLY]):
+        done = mcpref("check", "--version", "2026-07-28", "--profile", "strict", "--json", *target)
+        assert done.returncode == 0, done.stdout
+        rows = {row["id"]: row["status"] for row in json.loads(done.stdout)["rules"]}
+        assert {rows[rule] for rule in modern_rules} == {"pass"}
+    legacy = mcpref("check", "--version", "2026-07-28", "--json", "--", *LEGACY_ONLY)
+    rows = {row["id"]: row["status"] for row in json.loads(legacy.stdout)["rules"]}
+    assert {rows[rule] for rule in modern_rules} == {"n/a"}
+    # And the legacy corpus shows a modern-only server for what it is: no handshake.
+    no_handshake = mcpref("check", "--json", "--", *MODERN_ONLY)
+    assert no_handshake.returncode == 1
+    assert json.loads(no_handshake.stdout)["rules"][0]["id"] == RULES[0].id
+
+
+@pytest.mark.spec("MOD-RESULT-TYPE")
+def test_a_modern_reproducer_replays_with_the_modern_probe(tmp_path: Path) -> None:
+    failing = [sys.executable, str(ROOT / "examples" / "buggy" / "no_result_type.py")]
+    stream = encode({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}})
+    saved = tmp_path / "modern.json"
+    saved.write_text(reproducer_json("MOD-RESULT-TYPE", Profile.SPEC, failing, [stream], 0.0, Era.MODERN))
+    replayed = mcpref("replay", "--transcript", str(saved))
+    assert replayed.returncode == 1
+    assert "server/discover" in replayed.stdout and "fail MOD-RESULT-TYPE" in replayed.stdout
+    assert mcpref("replay", str(saved), "--", *MODERN_ONLY).returncode == 0

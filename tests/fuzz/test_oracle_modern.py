@@ -172,3 +172,37 @@ def test_a_server_that_never_shows_the_modern_era_is_judged_as_a_legacy_one() ->
     answers = (accepted, error(1, -32601), result(2, {"tools": []}))
     findings = judge(stream, Observation(answers, b"", True, SENTINEL_IDS))
     assert failing(findings, Profile.STRICT) == []
+
+
+@pytest.mark.spec("RPC-METHOD-NOT-FOUND")
+def test_a_method_of_the_modern_core_is_not_taken_for_an_unknown_one() -> None:
+    sent = [modern(1, "subscriptions/listen")]
+    assert verdict(sent, [result(1, typed())], Profile.STRICT) == set()
+    assert verdict([modern(1, "bogus/x")], [result(1, typed())]) == {"RPC-METHOD-NOT-FOUND"}
+
+
+@pytest.mark.spec("MOD-VERSION-UNSUPPORTED", "MOD-RESULT-TYPE", "MOD-CAP-REQUIRED", "MOD-LEGACY-INIT")
+def test_the_less_common_modern_divergences() -> None:
+    legacy_version = modern(1, "tools/list")
+    legacy_version["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2025-11-25"
+    listed = result(1, typed(tools=[], ttlMs=0, cacheScope="public"))
+    # A legacy version in _meta: what to answer is not written down, so serving it is a warning.
+    assert verdict([legacy_version], [listed]) == set()
+    assert verdict([legacy_version], [listed], Profile.STRICT) == {"MOD-VERSION-UNSUPPORTED"}
+    assert verdict([modern(1, "tools/list")], [error(1, -32022)], Profile.STRICT) == {"MOD-VERSION-UNSUPPORTED"}
+    asking = typed(inputRequests={})
+    asking["resultType"] = "input_required"
+    assert verdict([modern(1, "tools/list")], [result(1, asking)]) == {"MOD-RESULT-TYPE"}
+    declared = modern(1, "tools/call", {"name": "demander", "arguments": {"question": "?"}})
+    declared["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = {"elicitation": {}}
+    refused = error(1, -32021, {"requiredCapabilities": {"elicitation": {}}})
+    assert verdict([declared], [refused]) == {"MOD-CAP-REQUIRED"}
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT")
+def test_a_modern_only_server_that_accepts_an_initialize_of_its_own_is_not_judged_by_this_era() -> None:
+    refused = error("a", -32022, {"supported": ["2026-07-28"], "requested": "2025-11-25"})
+    opened = result("b", {"protocolVersion": "2026-07-28", "capabilities": {}, "serverInfo": {"name": "t", "version": "1"}})
+    sent = [*LEGACY.opening("a", V2025_11_25), {**LEGACY.opening("b", V2025_11_25)[0], "params": {
+        "protocolVersion": "2026-07-28", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}]
+    assert "MOD-LEGACY-INIT" not in verdict(sent, [refused, opened], Profile.STRICT)

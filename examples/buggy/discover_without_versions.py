@@ -1,0 +1,17 @@
+"""Bug: ``server/discover`` is answered without ``supportedVersions``.
+
+The DiscoverResult keeps its capabilities, cache fields and ``resultType`` but leaves out
+the versions the server supports, which is what a client asks discovery for.
+Imitates: servers that answer discovery with their capabilities only.
+Caught as: MOD-DISCOVER, profile ``spec`` (``mcpref fuzz --version 2026-07-28``).
+"""
+
+from __future__ import annotations
+
+from _harness import run, without_result_member
+
+from mcpref.reference.dispatcher import Eras, ServerSession
+
+if __name__ == "__main__":
+    session = ServerSession(eras=Eras.MODERN)
+    raise SystemExit(run(rewrite=without_result_member("supportedVersions"), session=session))

@@ -1,0 +1,25 @@
+"""Bug: an unsupported protocol version gets -32602, as the handshake era's example had it, not -32022.
+
+A 2026-07-28 request naming a version the server does not serve is refused with the
+legacy ``initialize`` error code, -32602 (its ``data`` kept).
+Imitates: servers that kept their handshake-era version error for the per-request check.
+Caught as: MOD-VERSION-UNSUPPORTED, profile ``spec`` (``mcpref fuzz --version 2026-07-28``).
+"""
+
+from __future__ import annotations
+
+from _harness import Answer, edit_answers, run
+
+from mcpref.reference.dispatcher import Eras, ServerSession
+from mcpref.reference.stateless import UNSUPPORTED_PROTOCOL_VERSION
+
+
+def legacy_code(answer: Answer) -> None:
+    error = answer.get("error")
+    if isinstance(error, dict) and error.get("code") == UNSUPPORTED_PROTOCOL_VERSION:
+        error["code"] = -32602
+
+
+if __name__ == "__main__":
+    session = ServerSession(eras=Eras.MODERN)
+    raise SystemExit(run(rewrite=lambda data: edit_answers(data, legacy_code), session=session))
