@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from test_oracle import failing, reference_observation
 
 from mcpref.fuzz.modern_strategies import modern_cases
+from mcpref.fuzz.oracle_modern import speaks_modern
 from mcpref.fuzz.oracle import Finding, Observation, Profile, judge
 from mcpref.fuzz.strategies import Case
 from mcpref.fuzz.target import SENTINEL_IDS
@@ -206,3 +207,10 @@ def test_a_modern_only_server_that_accepts_an_initialize_of_its_own_is_not_judge
     sent = [*LEGACY.opening("a", V2025_11_25), {**LEGACY.opening("b", V2025_11_25)[0], "params": {
         "protocolVersion": "2026-07-28", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}]
     assert "MOD-LEGACY-INIT" not in verdict(sent, [refused, opened], Profile.STRICT)
+
+
+@pytest.mark.spec("MOD-DUAL-ERA")
+def test_what_shows_a_server_speaks_the_modern_era() -> None:
+    assert speaks_modern((b"not json", b"[1, 2]", result(1, DISCOVERED)))
+    assert speaks_modern((b"[" + error(1, -32021) + b"]",))
+    assert not speaks_modern((b"not json", result(1, {"tools": []}), error(2, -32601)))
