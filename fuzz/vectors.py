@@ -2,7 +2,7 @@
 
 Each scenario becomes one JSON file that a test suite in any language can replay without
 Python: the exact input bytes (base64, with a readable preview), how they are cut into
-writes, how the session ends (a probe ping, or closing stdin), the protocol version it
+writes, how the session ends (the era's probe, or closing stdin), the protocol version it
 runs under, the requirement IDs it exercises, and two levels of expected outcome:
 
 - ``strict``: the exact answers of the reference, recorded by driving the in-process
@@ -51,19 +51,24 @@ from mcpref.reference.messages import (
     classify,
     parse_line,
 )
-from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
+from mcpref.reference.versions import LATEST, SUPPORTED_NAMES, Era
 
-from .corpus import SCENARIOS, Scenario
+from .corpus import Scenario
+from .corpus_modern import BY_ERA
+from .oracle_modern import MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION
 from .report import write_atomic
-from .target import Timing
+from .target import Timing, probe
 
 FORMAT = "mcpref-vector/1"
 INDEX_FORMAT = "mcpref-vectors/1"
 PROBE_ID = "mcpref-vector-probe"
-PROBE_LINE = json.dumps({"jsonrpc": "2.0", "id": PROBE_ID, "method": "ping"}, separators=(",", ":")) + "\n"
+# The liveness probe of each era: ping, or server/discover.
+PROBE_LINES = {era: probe(PROBE_ID, era).decode("ascii") for era in Era}
+SCENARIOS = tuple(scenario for scenarios in BY_ERA.values() for scenario in scenarios)
 ANSWER_TIMEOUT = 5.0
 PREVIEW_CHARS = 300
-# Error codes tried for each answer: JSON-RPC's own, MCP's resource error, a server error.
+# Error codes tried for each answer: JSON-RPC's own, MCP's resource error, the modern era's
+# version and capability errors, a server error.
 CANDIDATE_CODES: tuple[int, ...] = (
     PARSE_ERROR,
     INVALID_REQUEST,
@@ -71,6 +76,8 @@ CANDIDATE_CODES: tuple[int, ...] = (
     INVALID_PARAMS,
     INTERNAL_ERROR,
     -32002,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
     -32000,
 )
 # An application-defined code: when it is acceptable too, any error code is ("any").
@@ -190,7 +197,11 @@ def _null_error(code: int) -> JsonObject:
     return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": "substitute"}}
 
 
-def _error(request_id: RequestId, code: int) -> JsonObject:
+def _error(request_id: RequestId, code: int, reference: JsonObject | None = None) -> JsonObject:
+    """An error with ``code``: the reference's own when it gave that code, for the data some codes carry."""
+    own = reference.get("error") if reference is not None else None
+    if isinstance(own, dict) and own.get("code") == code:
+        return {"jsonrpc": "2.0", "id": request_id, "error": own}
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": "substitute"}}
 
 
@@ -371,7 +382,7 @@ def _expect_id(oracle: _Oracle, outputs: Outputs, line: int, entry: _LineId, nul
         expectation["isError"] = flags
     else:
         expectation["result"] = acceptable({"jsonrpc": "2.0", "id": entry.id, "result": base})
-    accepted = [code for code in (*CANDIDATE_CODES, OTHER_CODE) if acceptable(_error(entry.id, code))]
+    accepted = [code for code in (*CANDIDATE_CODES, OTHER_CODE) if acceptable(_error(entry.id, code, reference))]
     expectation["errorCodes"] = _codes(accepted)
     # A null-id error in place of the answer (a long line refused under a peer's own limit).
     expectation["insteadNullCodes"] = [
@@ -449,6 +460,7 @@ def vector(scenario: Scenario) -> dict[str, object]:
     return {
         "format": FORMAT,
         "name": scenario.name,
+        "era": scenario.era.value,
         "rules": list(scenario.rules),
         "protocolVersion": version,
         "input": {"base64": _b64(stream), "length": len(stream), "preview": _preview(stream)},
@@ -456,7 +468,7 @@ def vector(scenario: Scenario) -> dict[str, object]:
         "pauseSeconds": Timing.pause,
         "lines": [{"index": i, "length": len(line), "preview": _preview(line)} for i, line in enumerate(lines)],
         "end": "eof" if scenario.eof else "probe",
-        "probe": None if scenario.eof else {"line": PROBE_LINE, "id": PROBE_ID},
+        "probe": None if scenario.eof else {"line": PROBE_LINES[scenario.era], "id": PROBE_ID},
         "answerTimeoutSeconds": ANSWER_TIMEOUT,
         "settleSeconds": round(Timing.settle + case.settle, 3),
         "expected": {
@@ -517,7 +529,8 @@ tool call accepts any well-formed result.
 |---|---|
 | `format` | `"mcpref-vector/1"` |
 | `name`, `rules` | the scenario, and the requirement IDs it exercises |
-| `protocolVersion` | the version the session runs under (what the reference negotiated), or null when no initialize is accepted |
+| `era` | `"legacy"` (the initialize handshake) or `"modern"` (2026-07-28: every request carries its version in `_meta`); it decides the probe |
+| `protocolVersion` | the version the session runs under (what the reference negotiated), or null when no initialize is accepted (as in modern sessions) |
 | `input` | `base64`: the exact bytes to write; `length`; `preview`: the same bytes as text, invalid UTF-8 as `\\xNN`, truncated |
 | `chunks` | the sizes of the successive writes: write the next `n` bytes of `input`, then wait `pauseSeconds` before the next write, so the server sees these boundaries |
 | `lines` | for reading only: each input line (split at LF) with its `index`, `length` and `preview`; `line` fields below are these indexes |
@@ -546,7 +559,7 @@ reference refuses):
 | `required` | an answer with this id must come |
 | `inArray` | the answer must arrive inside an array (a batch answer) |
 | `result` | a result is acceptable; for `tools/call`, `isError` lists the acceptable values of `result.isError` (absent counts as false) |
-| `errorCodes` | the acceptable `error.code` values, or `"any"` |
+| `errorCodes` | the acceptable `error.code` values, or `"any"`; -32022 and -32021 also carry the `data` the specification requires (`{supported, requested}`, `{requiredCapabilities}`), which `mcpref check` judges |
 | `insteadNullCodes` | when not empty, an error with id null and one of these codes may stand in for the answer |
 
 `expected.spec.nullAnswers` lists the lines that may or must draw an error with id null:
