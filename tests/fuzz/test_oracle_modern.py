@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from test_oracle import failing, reference_observation
 
 from mcpref.fuzz.modern_strategies import modern_cases
-from mcpref.fuzz.oracle_modern import speaks_modern
 from mcpref.fuzz.oracle import Finding, Observation, Profile, judge
+from mcpref.fuzz.oracle_modern import speaks_modern
 from mcpref.fuzz.strategies import Case
 from mcpref.fuzz.target import SENTINEL_IDS
 from mcpref.reference.dispatcher import Eras
