@@ -41,7 +41,7 @@ def entries(notes: Path = NOTES) -> dict[str, Entry]:
         for text in lines[body + 1 :]:
             if not text.strip() or text.startswith("#"):
                 break
-            paragraph.append(text.strip())
+            paragraph.append(text.strip().removeprefix("> "))  # a quoted normative sentence stays quoted
         found[line[4:].strip()] = Entry(sources, " ".join(paragraph))
     return found
 

@@ -164,10 +164,12 @@ class ModernJudge:
             rule = "MOD-STATELESS" if self.served else "MOD-META-REQUIRED"  # served with an earlier envelope?
             self.find(rule, index, f"served a request whose {problem}", "-32602", _show(answer), None)
         elif code != INVALID_PARAMS:
-            # Without any _meta a request may also be read as no request of this era at all.
-            bare = (request.params or {}).get("_meta") is None
-            if not (bare and code in (INVALID_REQUEST, METHOD_NOT_FOUND)):
-                self.find("MOD-META-REQUIRED", index, f"{problem}: not refused with -32602", "-32602", _show(answer), None)
+            # A request whose _meta names no version may also be read as no request of this era at all.
+            request_meta = (request.params or {}).get("_meta")
+            bare = not (isinstance(request_meta, dict) and META_VERSION in request_meta)
+            legacy_reading = bare and code in (INVALID_REQUEST, METHOD_NOT_FOUND)
+            message = f"{problem}: " + ("read as a legacy request" if legacy_reading else "not refused with -32602")
+            self.find("MOD-META-REQUIRED", index, message, "-32602", _show(answer), False if legacy_reading else None)
 
     def _unsupported(self, index: int, version: str, answer: JsonObject) -> None:
         # A legacy version in _meta is no per-request version; what to answer is not written down.

@@ -221,6 +221,13 @@ def test_the_recorded_explanation_is_the_first_paragraph_of_the_entry() -> None:
     assert "\n" not in recorded and "Level:" not in recorded
 
 
+@pytest.mark.spec("MOD-META-REQUIRED")
+def test_a_quoted_normative_sentence_is_recorded_without_its_quote_marker() -> None:
+    recorded = recorded_explanation("MOD-META-REQUIRED")
+    assert recorded.startswith('"A request missing any required field is malformed')
+    assert ">" not in recorded
+
+
 @pytest.mark.spec("RPC-PARSE-ERROR")
 def test_without_notes_the_summary_is_the_recorded_explanation(tmp_path: Path) -> None:
     assert recorded_explanation(RULE, tmp_path / "missing.md") == BY_ID[RULE].summary

@@ -162,6 +162,12 @@ def test_a_bare_discover_may_be_read_as_an_unknown_legacy_method() -> None:
     bare = {"jsonrpc": "2.0", "id": 1, "method": "server/discover"}
     assert verdict([bare], [error(1, -32601)]) == set()
     assert verdict([bare], [error(1, -32603)]) == {"MOD-META-REQUIRED"}
+    # Nor does an empty _meta name the era; one with a version and no capabilities does.
+    empty = {**bare, "params": {"_meta": {}}}
+    assert verdict([empty], [error(1, -32601)]) == set()
+    assert verdict([empty], [error(1, -32601)], Profile.STRICT) == {"MOD-META-REQUIRED"}
+    versioned = {**bare, "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}}
+    assert verdict([versioned], [error(1, -32601)]) == {"MOD-META-REQUIRED"}
 
 
 @pytest.mark.spec("MOD-DUAL-ERA", "RPC-METHOD-NOT-FOUND")
