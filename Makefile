@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck fuzz-self peers bench
+.PHONY: demo test lint typecheck fuzz-self peers bench field
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,7 @@ test: $(STAMP) $(NODE_STAMP) typecheck lint
 	$(BIN)/coverage run -m pytest --durations=15
 	$(BIN)/coverage combine --quiet
 	# The reference and the oracle are held at 100% branch coverage; the rest of fuzz/ is reported.
-	$(BIN)/coverage report --include='reference/*,fuzz/oracle.py,fuzz/oracle_modern.py,fuzz/reading.py' --fail-under=100
+	$(BIN)/coverage report --include='reference/*,fuzz/oracle.py,fuzz/oracle_modern.py,fuzz/reading.py,fuzz/arguments.py' --fail-under=100
 	$(BIN)/coverage report --include='fuzz/*'
 
 # A long coverage-guided campaign over the reference's own framer and dispatcher (Atheris
@@ -68,3 +68,10 @@ $(BENCH_TOOLS): $(STAMP)
 
 bench: $(BENCH_TOOLS) $(NODE_STAMP)
 	$(BIN)/python -m bench
+
+# Issue 13: pinned third-party stdio MCP servers (field/package.json and its lock, and PyPI pins in
+# field/make_field.py), installed into .field/ (git-ignored), each under mcpref check in both profiles
+# and eras and a fixed-seed mcpref fuzz, all inside unshare --net; run twice, verdicts compared;
+# writes docs/field-report.md and the reproducers under docs/field-repro/. Not part of test.
+field: $(STAMP)
+	$(BIN)/python field/make_field.py --seed 1 --max-cases 300

@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from mcpref.fuzz.arguments import argument_problem
 from mcpref.fuzz.oracle_modern import (
     LEGACY_NAMES,
     MODERN_NAMES,
@@ -63,7 +64,6 @@ from mcpref.reference.messages import (
     RequestId,
 )
 from mcpref.reference.rules import BY_ID, Level
-from mcpref.reference.tools import argument_problem
 from mcpref.reference.versions import BY_NAME, KNOWN, SUPPORTED_NAMES
 
 # Ids 1 and "1" differ (RPC-ID-ECHO), and so must their keys.
