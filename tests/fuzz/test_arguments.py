@@ -183,3 +183,19 @@ def test_a_schema_outside_the_subset_is_refused_not_guessed() -> None:
     assert not _checkable(loose)
     with pytest.raises(ValueError, match="not a checkable"):
         argument_problem(loose, {"n": 1})
+
+
+@pytest.mark.spec("TOOLS-ARGS-INVALID")
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"properties": [], "required": []},
+        {"properties": {}, "required": [1]},
+        {"properties": {"n": 5}, "required": []},
+        {"properties": {"n": {"type": "integer", "minimum": 0}}, "required": []},
+    ],
+    ids=["properties-not-object", "required-not-names", "property-not-object", "integer-without-bounds"],
+)
+def test_every_kind_of_schema_outside_the_subset_is_refused(schema: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="not a checkable"):
+        argument_problem(schema, {"n": 1})  # type: ignore[arg-type]
