@@ -71,7 +71,9 @@ def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profil
         findings = row["findings"]
         assert isinstance(findings, list)
         for index, finding in enumerate(findings):
-            case = BY_NAME[str(finding["scenario"])].case
+            scenario = BY_NAME[str(finding["scenario"])]
+            case = scenario.case
             path = folder / f"{row['id']}-{index}.json"
-            write_atomic(path, reproducer_json(str(row["id"]), profile, argv, case.chunks, case.settle))
+            document = reproducer_json(str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era)
+            write_atomic(path, document)
             finding["reproducer"] = f"mcpref replay --transcript {path}"

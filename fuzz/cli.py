@@ -226,8 +226,9 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     outcome = run_jobs(args.jobs, campaign)
     if show:
         sys.stderr.write("\n")
-    _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory)
-    report = _fuzz_report(outcome, command, profile, args.seed, args.jobs, directory)
+    era = era_of_version(args.version)
+    _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory, era)
+    report = _fuzz_report(outcome, command, profile, args.seed, args.jobs, directory, era)
     if args.report is not None:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     return ci.conclude(args, profile, "mcpref fuzz", {TARGET: _fuzz_rows(report)}, baseline)
@@ -253,13 +254,14 @@ def _fuzz_rows(report: dict[str, object]) -> list[dict[str, object]]:
 
 
 def _fuzz_report(
-    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path
+    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path, era: Era
 ) -> dict[str, object]:
     stats = outcome.stats
     elapsed = time.monotonic() - stats.started
     return {
         "command": command,
         "profile": profile.value,
+        "era": era.value,
         "seed": seed,
         "jobs": jobs,
         "cases": stats.cases,
@@ -279,7 +281,7 @@ def _fuzz_report(
                 "transcript": transcript(failure.case.chunks, failure.run),
                 "all_findings": [finding_json(f, profile) for f in failure.findings],
                 "reproducer": str(directory / "repro" / f"{failure.rule}.json"),
-                "shell": None if failure.needs_timing else shell_line(command, failure.case.stream),
+                "shell": None if failure.needs_timing else shell_line(command, failure.case.stream, era=era),
             }
             for failure in outcome.failures
         ],
@@ -288,7 +290,7 @@ def _fuzz_report(
 
 
 def _print_fuzz_summary(
-    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path
+    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path, era: Era
 ) -> None:
     stats = outcome.stats
     elapsed = max(time.monotonic() - stats.started, 1e-9)
@@ -305,13 +307,14 @@ def _print_fuzz_summary(
     _print_table(["ID", "LEVEL", "STATUS", "FINDING"], rows)
     for failure in outcome.failures:
         path = directory / "repro" / f"{failure.rule}.json"
-        write_atomic(path, reproducer_json(failure.rule, profile, command, failure.case.chunks, failure.case.settle))
+        case = failure.case
+        write_atomic(path, reproducer_json(failure.rule, profile, command, case.chunks, case.settle, era))
         print(f"\n{failure.rule}: {failure.finding.message}")
         print(f"  expected: {failure.finding.expected}")
         print(f"  actual:   {failure.finding.actual}")
         print(f"  reproducer: mcpref replay {path}")
         if not failure.needs_timing:
-            print(f"  shell: {shell_line(command, failure.case.stream)}")
+            print(f"  shell: {shell_line(command, failure.case.stream, era=era)}")
 
 
 def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:

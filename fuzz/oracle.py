@@ -37,6 +37,7 @@ from mcpref.fuzz.oracle_modern import (
     UNSUPPORTED_PROTOCOL_VERSION,
     ModernJudge,
     ModernServer,
+    capability_of,
     is_modern,
 )
 from mcpref.fuzz.reading import (
@@ -165,20 +166,6 @@ def refusal_allowed(line: bytes) -> str | None:
     return None
 
 
-_CAPABILITY_PREFIXES = {
-    "tools/": "tools",
-    "resources/": "resources",
-    "prompts/": "prompts",
-    "logging/": "logging",
-    "completion/": "completions",
-    "tasks/": "tasks",
-}
-
-
-def _capability_of(method: str) -> str | None:
-    """The server capability a method belongs to, by its group prefix."""
-    prefix, slash, _ = method.partition("/")
-    return _CAPABILITY_PREFIXES.get(prefix + slash)
 
 
 def split_lines(stream: bytes) -> list[bytes]:
@@ -861,7 +848,7 @@ class _Judge:
         )
 
     def _operating(self, index: int, request: Request, answer: JsonObject, target: _Target) -> None:
-        capability = _capability_of(request.method)
+        capability = capability_of(request.method)
         code = _error_code(answer)
         if capability is None and target.version in MODERN_NAMES and request.method in MODERN_METHODS:
             return  # a method of the modern core beyond what mcpref judges

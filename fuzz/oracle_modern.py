@@ -39,6 +39,22 @@ MAY_ASK: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
 INPUT_CAPABILITIES: Final = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
 CACHE_SCOPES: Final = frozenset({"public", "private"})
 
+_CAPABILITY_PREFIXES = {
+    "tools/": "tools",
+    "resources/": "resources",
+    "prompts/": "prompts",
+    "logging/": "logging",
+    "completion/": "completions",
+    "tasks/": "tasks",
+}
+
+
+def capability_of(method: str) -> str | None:
+    """The server capability a method belongs to, by its group prefix."""
+    prefix, slash, _ = method.partition("/")
+    return _CAPABILITY_PREFIXES.get(prefix + slash)
+
+
 Find = Callable[[str, int, str, str, str, bool | None], None]
 
 
@@ -133,13 +149,21 @@ class ModernJudge:
             self._malformed(index, request, answer, envelope)
             return True
         if envelope.version not in MODERN_NAMES:
-            self._unsupported(index, envelope.version, answer)
+            self._unsupported(index, request, envelope.version, answer)
             return True
         done = self._served(index, request, answer, envelope, legacy_open)
         if "result" in answer:
             self.served = True
         self.declared |= set(envelope.capabilities)
         return done
+
+    def _has(self, method: str) -> bool:
+        """Whether the server showed it has ``method``: discovery, or a method of an announced capability."""
+        capabilities = self.server.capabilities
+        capability = capability_of(method)
+        return method == "server/discover" or (
+            capabilities is not None and capability is not None and capability in capabilities
+        )
 
     def _initialize(self, index: int, answer: JsonObject) -> None:
         if "result" in answer:
@@ -168,13 +192,22 @@ class ModernJudge:
             request_meta = (request.params or {}).get("_meta")
             bare = not (isinstance(request_meta, dict) and META_VERSION in request_meta)
             legacy_reading = bare and code in (INVALID_REQUEST, METHOD_NOT_FOUND)
-            message = f"{problem}: " + ("read as a legacy request" if legacy_reading else "not refused with -32602")
-            self.find("MOD-META-REQUIRED", index, message, "-32602", _show(answer), False if legacy_reading else None)
+            # Which check comes first is not written down: a method the server never showed it has may be refused as such.
+            unknown_first = code == METHOD_NOT_FOUND and not self._has(request.method)
+            message = f"{problem}: " + (
+                "read as a legacy request" if legacy_reading
+                else "refused as an unknown method" if unknown_first
+                else "not refused with -32602"
+            )
+            mandatory = False if legacy_reading or unknown_first else None
+            self.find("MOD-META-REQUIRED", index, message, "-32602", _show(answer), mandatory)
 
-    def _unsupported(self, index: int, version: str, answer: JsonObject) -> None:
-        # A legacy version in _meta is no per-request version; what to answer is not written down.
-        mandatory = version not in LEGACY_NAMES
+    def _unsupported(self, index: int, request: Request, version: str, answer: JsonObject) -> None:
         code = _code(answer)
+        # A legacy version in _meta is no per-request version; what to answer is not written down.
+        # Nor is which check comes first, for a method the server never showed it has.
+        unknown_first = code == METHOD_NOT_FOUND and not self._has(request.method)
+        mandatory = version not in LEGACY_NAMES and not unknown_first
         if "result" in answer:
             rule = "MOD-STATELESS" if self.served and mandatory else "MOD-VERSION-UNSUPPORTED"
             self.find(rule, index, f"served a request for version {version!r}", "-32022", _show(answer), mandatory)

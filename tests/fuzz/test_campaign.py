@@ -100,7 +100,10 @@ def test_every_buggy_example_of_the_modern_era_is_caught_with_its_requirement(tm
         target = [sys.executable, str(BUGGY / f"{name}.py")]
         status, report = campaign(tmp_path, name, "spec", target, CASES, *MODERN)
         failures = report["failures"]
-        assert isinstance(failures, list)
+        assert isinstance(failures, list) and report["era"] == "modern"
+        for failure in failures:  # replayed, and pasted, with the modern probe
+            assert json.loads(Path(failure["reproducer"]).read_text())["era"] == "modern"
+            assert failure["shell"] is None or "server/discover" in failure["shell"]
         return name, status, {f["id"] for f in failures}
 
     with ThreadPoolExecutor(max_workers=3) as pool:

@@ -220,3 +220,15 @@ def test_what_shows_a_server_speaks_the_modern_era() -> None:
     assert speaks_modern((b"not json", b"[1, 2]", result(1, DISCOVERED)))
     assert speaks_modern((b"[" + error(1, -32021) + b"]",))
     assert not speaks_modern((b"not json", result(1, {"tools": []}), error(2, -32601)))
+
+
+@pytest.mark.spec("MOD-META-REQUIRED", "MOD-VERSION-UNSUPPORTED")
+def test_a_method_the_server_never_showed_may_be_refused_as_unknown_before_its_envelope_is_read() -> None:
+    discovered = [modern(0, "server/discover")]
+    answers = [result(0, DISCOVERED)]  # capabilities: tools only
+    for broken in (meta("2026-07-28", []), meta("1999-01-01")):
+        unknown = {"jsonrpc": "2.0", "id": 1, "method": "bogus/x", "params": {"_meta": broken}}
+        assert verdict([*discovered, unknown], [*answers, error(1, -32601)]) == set()
+        assert verdict([*discovered, unknown], [*answers, error(1, -32601)], Profile.STRICT) != set()
+        listed = {**unknown, "method": "tools/list"}
+        assert verdict([*discovered, listed], [*answers, error(1, -32601)]) != set()

@@ -156,3 +156,121 @@ NOTES: dict[tuple[str, str], str] = {
         "its initialize result carries `instructions` with raw non-ASCII characters."
     ),
 }
+
+# The modern era (2026-07-28): its section of docs/peers.md. Each column's era and what its cells show.
+MODERN_COLUMNS: dict[str, tuple[str, str]] = {
+    "reference": (
+        "dual-era",
+        "the expected answers: by default (`--eras both`) each request gets its era on its own, and both eras "
+        "are served on one connection (MOD-DUAL-ERA).",
+    ),
+    "python-sdk": (
+        "dual-era",
+        "the first request decides the era of the whole connection: after a modern request, `initialize` gets "
+        "-32022 and a request without `_meta` -32602; after a legacy one (`initialize`, or `server/discover` "
+        "without `_meta`, which gets -32601), every enveloped request gets -32600.",
+    ),
+    "typescript-sdk": (
+        "legacy only",
+        "`n/a` on every MOD rule: it answers `server/discover` with -32601 and serves enveloped requests as "
+        "legacy ones (results without `resultType`), so it never shows it speaks the era. What it is judged "
+        "on is the legacy rules the corpus touches on the way.",
+    ),
+}
+
+# Why a finding of the modern era's own rules matters; the legacy rules keep their IMPACT.
+MODERN_IMPACT: dict[str, str] = {
+    "MOD-META-REQUIRED": (
+        "a request whose `_meta` lacks the version or the capabilities, or holds them with the wrong type, "
+        "must be refused with -32602, so that a client with a broken envelope learns its request is malformed."
+    ),
+    "MOD-VERSION-UNSUPPORTED": (
+        "a client that names a version the server does not serve must get -32022 with the versions it does, "
+        "so that it can retry with one of them."
+    ),
+    "MOD-RESULT-TYPE": "a modern client reads `resultType` to tell a final result from a request for input.",
+    "MOD-DISCOVER": "a dual-era client probes with `server/discover` to learn the server's era and versions.",
+    "MOD-CAP-REQUIRED": (
+        "a server that needs a capability the request did not declare must say so with -32021, not ask the "
+        "client for something it cannot give."
+    ),
+    "MOD-STATELESS": (
+        "a server that serves a request with what an earlier request declared works only as long as the "
+        "requests come down one connection in that order."
+    ),
+    "MOD-TOOLS-CACHE": "a client decides how long to keep a tool list from `ttlMs` and `cacheScope`.",
+    "MOD-PING-GONE": "`ping` is removed in 2026-07-28; a server that still answers it diverges from the reference.",
+    "MOD-LEGACY-INIT": "a legacy client of a modern-only server can only show the user why it cannot connect.",
+    "MOD-DUAL-ERA": "a client of one era on a connection opened in the other is refused instead of served.",
+}
+
+# How to read a modern-era finding: the SDK's cause, and whether the specification allows what it does.
+# Keys as for NOTES; rendered as "Reading".
+MODERN_NOTES: dict[tuple[str, str], str] = {
+    ("python-sdk", "MOD-META-REQUIRED"): (
+        "a reading the specification allows, not a divergence of the SDK. In the shrunk case a modern `ping` "
+        "(-32601: removed) is followed by `bogus/x` whose `_meta` has both keys but "
+        "`io.modelcontextprotocol/clientCapabilities` is `[]`; the SDK answers -32601 \"Method not found\" with "
+        "the request's id, the reference -32602 (a later `initialize` refused with -32022 shows the connection "
+        "is modern). The SDK checks before dispatch only that the two keys are present (a missing one gets "
+        "-32602), and leaves their types to the params model of the method: `tools/list` with the same `_meta` "
+        "gets -32602. So the request is malformed and names a method the server does not have, and the SDK "
+        "reports the second. The MUST quoted in SPEC_NOTES.md speaks of a request *missing* a required field, "
+        "and neither it nor JSON-RPC orders the two checks; the client gets an error with its id either way. "
+        "The oracle counts it under MUST because the reference checks the envelope first."
+    ),
+    ("python-sdk", "RPC-PARSE-ERROR"): (
+        "a divergence of the SDK, the same as in the legacy era: a line that is not JSON goes to an error "
+        "callback and nothing is written, whatever the era of the connection."
+    ),
+    ("python-sdk", "RPC-INVALID-REQUEST"): (
+        "a divergence of the SDK, the same as in the legacy era: a message that fails the SDK's JSON-RPC "
+        "schema (here an id that is an object) is dropped before any era is looked at, without -32600."
+    ),
+    ("python-sdk", "RPC-ONE-ANSWER"): (
+        "a divergence of the SDK, the legacy finding again: pydantic's JSON parser rejects the escape "
+        "`\\ud800` (a lone surrogate, which JSON's grammar allows), here in the params of a modern "
+        "`server/discover`, and the SDK drops the line without a word."
+    ),
+    ("python-sdk", "TOOLS-UNKNOWN"): (
+        "the SDK's legacy behaviour, and a SHOULD: the unlisted tool is `demander`, the reference's one tool "
+        "that needs a client capability (`elicitation`, MOD-CAP-REQUIRED). The SDK server has no such tool and "
+        "answers, as for any unknown tool, a result with `isError` true (and `resultType` \"complete\"). So its "
+        "`pass` on MOD-CAP-REQUIRED only says that it never asked for input without the capability: it has no "
+        "tool that asks."
+    ),
+    ("python-sdk", "FRAME-OUTPUT-ASCII"): (
+        "a reference decision, as in the legacy era: the corpus's `echo` of `héllo` comes back with a raw "
+        "`é`, which is legal JSON."
+    ),
+    ("typescript-sdk", "FRAME-OUTPUT-ASCII"): (
+        "the same as for `python-sdk`: the `é` of `héllo` is written raw, which is legal JSON."
+    ),
+    ("typescript-sdk", "LIFE-PRE-INIT-REFUSED"): (
+        "the legacy finding seen through the modern corpus, not a modern one: a legacy-only server reads each "
+        "enveloped request as a legacy request on a session that never had its handshake, and serves it (or "
+        "answers `server/discover` with -32601). A dual-era client never gets there: on that -32601 it falls "
+        "back to `initialize` (SPEC_NOTES.md, MOD-DISCOVER)."
+    ),
+}
+
+# What the Python SDK (mcp 2.3.0) answers differently from the reference in the modern corpus, allowed by
+# the specification and passed by both profiles; shown while the strict matrix passes the rule.
+MODERN_UNFLAGGED: dict[str, str] = {
+    "MOD-VERSION-UNSUPPORTED": (
+        "-32022 lists `supported` `[\"2026-07-28\"]` only, where the reference also lists the four legacy "
+        "versions it serves through `initialize` on the same connection."
+    ),
+    "MOD-DISCOVER": (
+        "the DiscoverResult names `[\"2026-07-28\"]` and announces `prompts` and `resources` besides `tools`, "
+        "each with `listChanged` true (the same server's legacy `initialize` result says false)."
+    ),
+    "MOD-TOOLS-CACHE": (
+        "`tools/list` and `server/discover` carry `ttlMs` 0 and `cacheScope` \"private\" (do not keep, do not "
+        "share), the reference 3600000 and \"public\"."
+    ),
+    "MOD-DUAL-ERA": (
+        "after a modern request, `initialize` gets -32022 and a legacy request -32602: one era per connection, "
+        "an alternative SPEC_NOTES.md allows under `spec` (it says `strict` expects both eras served)."
+    ),
+}

@@ -2,9 +2,12 @@
 
 Runs ``mcpref compare`` (the fixed corpus of ``mcpref check``) in both profiles against
 the reference and the three peer servers, and a fixed-seed ``mcpref fuzz`` campaign
-(profile spec) against each peer; saves a reproducer for every failure under
-``docs/repro/<peer>/``, checks with ``mcpref replay`` that each still fails, and writes
-the matrix and one short text per finding. Work files go to ``build/peers`` (git-ignored).
+(profile spec) against each peer; then the same for the modern era (``--version
+2026-07-28``): its corpus against the reference and the two SDK servers, and a campaign
+against the Python SDK's server and the reference, its control. Saves a reproducer for
+every failure under ``docs/repro/<peer>/`` (``modern-`` before the name for the modern
+era), checks with ``mcpref replay`` that each still fails, and writes the matrices and one
+short text per finding. Work files go to ``build/peers`` (git-ignored).
 
     .venv/bin/python tests/peers/make_peers.py [--budget SECONDS] [--seed N]
 
@@ -21,11 +24,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from findings import IMPACT, NOTES
+from findings import IMPACT, MODERN_COLUMNS, MODERN_IMPACT, MODERN_NOTES, MODERN_UNFLAGGED, NOTES
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = ROOT / "tests" / "peers"
@@ -72,6 +76,13 @@ PEER_LIST = [
 ]
 
 
+MODERN = "2026-07-28"
+# The modern era's columns: server-everything is built on the TypeScript SDK, which has no modern era.
+MODERN_PEERS = PEER_LIST[:3]
+# Its campaigns: the one dual-era SDK server, and the reference as the control (nothing to find).
+MODERN_FUZZED = [PEER_LIST[1], PEER_LIST[0]]
+
+
 def untraced_env() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
 
@@ -82,23 +93,26 @@ def mcpref(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]
     )
 
 
-def compare(profile: str) -> dict[str, Any]:
-    argv: list[str] = ["compare", "--profile", profile, "--json"]
-    for peer in PEER_LIST:
+def compare(profile: str, peers: list[Peer] = PEER_LIST, version: str | None = None) -> dict[str, Any]:
+    argv: list[str] = ["compare", "--profile", profile, "--json"] + (["--version", version] if version else [])
+    for peer in peers:
         argv += ["--label", peer.label]
     argv.append("--")
-    for index, peer in enumerate(PEER_LIST):
+    for index, peer in enumerate(peers):
         argv += (["---"] if index else []) + peer.argv
     done = mcpref(*argv)
     if done.returncode not in (0, 1):
         raise SystemExit(f"mcpref compare failed ({done.returncode}): {done.stderr}")
     result: dict[str, Any] = json.loads(done.stdout)
-    write_page(result, profile)
+    if version is None:
+        write_page(result, profile, f"mcpref compare, profile {profile}: the official SDKs")
+    else:
+        write_page(result, f"modern-{profile}", f"mcpref compare --version {version}, profile {profile}: the official SDKs")
     return result
 
 
-def write_page(result: dict[str, Any], profile: str) -> None:
-    """The matrix as a web page, docs/peers-<profile>.html, with the commands as ``shown``."""
+def write_page(result: dict[str, Any], name: str, title: str) -> None:
+    """The matrix as a web page, docs/peers-<name>.html, with the commands as ``shown``."""
     from mcpref.fuzz.html import page
 
     shown = {peer.label: peer for peer in PEER_LIST}
@@ -108,15 +122,16 @@ def write_page(result: dict[str, Any], profile: str) -> None:
     local = json.loads(text)
     for command in local["commands"]:
         command["command"] = shown[command["label"]].shown
-    (DOCS / f"peers-{profile}.html").write_text(page(local, f"mcpref compare, profile {profile}: the official SDKs"))
+    (DOCS / f"peers-{name}.html").write_text(page(local, title))
 
 
-def fuzz(peer: Peer, budget: float, seed: int) -> dict[str, Any]:
-    work = Path(tempfile.mkdtemp(prefix=f"{peer.label}-", dir=BUILD))  # a fresh example database: reproducible
+def fuzz(peer: Peer, budget: float, seed: int, version: str | None = None) -> dict[str, Any]:
+    prefix = f"{peer.label}-" if version is None else f"{peer.label}-{version}-"
+    work = Path(tempfile.mkdtemp(prefix=prefix, dir=BUILD))  # a fresh example database: reproducible
     report = work / "report.json"
     done = mcpref(
-        "fuzz", "--budget", str(budget), "--seed", str(seed), "--report", str(report),
-        "--campaign-dir", str(work), "--", *peer.argv, timeout=budget + 600,
+        "fuzz", "--budget", str(budget), "--seed", str(seed), *(["--version", version] if version else []),
+        "--report", str(report), "--campaign-dir", str(work), "--", *peer.argv, timeout=budget + 600,
     )  # fmt: skip
     if not report.exists():
         raise SystemExit(f"mcpref fuzz against {peer.label} wrote no report ({done.returncode}): {done.stderr[-2000:]}")
@@ -133,44 +148,50 @@ def save_reproducer(document: dict[str, Any], peer: Peer, name: str) -> str:
     return str(path.relative_to(DOCS))
 
 
-def check_reproducers(results: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+def check_reproducers(
+    results: list[dict[str, Any]], peers: list[Peer] = PEER_LIST, modern: bool = False
+) -> dict[tuple[str, str], str]:
     """A reproducer per failing (peer, rule): its first failing scenario, a probed one when there is one.
 
     ``results`` are the compare results, spec first: a rule failing there is saved with that profile.
+    With ``modern`` they are the modern era's: its corpus, its probe, ``modern-`` before the file name.
     """
     sys.path.insert(0, str(ROOT))
-    from mcpref.fuzz.corpus import SCENARIOS
+    from mcpref.fuzz.corpus_modern import BY_ERA
     from mcpref.fuzz.oracle import Profile
     from mcpref.fuzz.report import reproducer_json
+    from mcpref.reference.versions import Era
 
-    by_name = {scenario.name: scenario for scenario in SCENARIOS}
+    era = Era.MODERN if modern else Era.LEGACY
+    by_name = {scenario.name: scenario for scenario in BY_ERA[era]}
     saved: dict[tuple[str, str], str] = {}
     for result in results:
         profile = Profile(result["profile"])
         for rule in result["rules"]:
-            for peer in PEER_LIST:
+            for peer in peers:
                 key = (peer.label, rule["id"])
                 if rule["statuses"][peer.label] != "fail" or key in saved:
                     continue
                 names = [f["scenario"] for f in rule["findings"][peer.label] if f["status"] == "fail"]
                 probed = [name for name in names if not by_name[name].eof]
                 scenario = by_name[(probed or names)[0]]
-                text = reproducer_json(rule["id"], profile, peer.argv, scenario.case.chunks, scenario.case.settle)
+                text = reproducer_json(rule["id"], profile, peer.argv, scenario.case.chunks, scenario.case.settle, era)
                 document = json.loads(text)
                 document["scenario"] = scenario.name
                 if scenario.eof:
                     document["note"] = "the scenario ends by closing stdin; mcpref replay probes instead: use mcpref check"
-                saved[key] = save_reproducer(document, peer, f"{rule['id']}.json")
+                saved[key] = save_reproducer(document, peer, f"{'modern-' if modern else ''}{rule['id']}.json")
     return saved
 
 
-def fuzz_reproducers(peer: Peer, report: dict[str, Any]) -> dict[str, str]:
+def fuzz_reproducers(peer: Peer, report: dict[str, Any], modern: bool = False) -> dict[str, str]:
     saved: dict[str, str] = {}
     for failure in report["failures"]:
         source = Path(report["repro_dir"]) / f"{failure['id']}.json"
         if source.exists():
             document = json.loads(source.read_text())
-            saved[failure["id"]] = save_reproducer(document, peer, f"fuzz-{failure['id']}.json")
+            name = f"{'modern-' if modern else ''}fuzz-{failure['id']}.json"
+            saved[failure["id"]] = save_reproducer(document, peer, name)
     return saved
 
 
@@ -212,8 +233,8 @@ def render(
     versions: dict[str, str],
     budget: float,
     seed: int,
+    modern: dict[str, Any] | None = None,
 ) -> str:
-    labels = [peer.label for peer in PEER_LIST]
     out: list[str] = []
     out.append("# mcpref against the official MCP implementations")
     out.append("")
@@ -240,35 +261,19 @@ def render(
         f"`mcpref fuzz --budget {budget:g} --seed {seed}` (profile `spec`, a fresh example database) runs "
         "against each peer. Each `fail` links to a reproducer under `docs/repro/`: `mcpref replay FILE` "
         "re-runs it (the saved command is relative to the repository root)."
+        + (" The modern era (2026-07-28) has its own section, [at the end](#the-modern-era-2026-07-28)." if modern else "")
     )
     out.append("")
     for title, result in (("Profile `spec`", spec), ("Profile `strict`", strict)):
         out.append(f"## {title}")
         out.append("")
-        out.append("| ID | level | " + " | ".join(f"`{label}`" for label in labels) + " |")
-        out.append("|---|---|" + "---|" * len(labels))
-        for rule in result["rules"]:
-            cells = []
-            for label in labels:
-                link = check_links.get((label, rule["id"]))
-                fuzz_link = fuzz_links.get((label, rule["id"])) if result is spec else None
-                cells.append(cell(rule["statuses"][label], link, fuzz_link))
-            out.append(f"| {rule['id']} | {rule['level']} | " + " | ".join(cells) + " |")
-        out.append("")
+        out += matrix_lines(result, PEER_LIST, check_links, fuzz_links if result is spec else {})
         if result is spec:
             out.append("`(fuzz)`: the corpus passed the rule, the campaign found a failing case.")
             out.append("")
     out.append("## Fuzz campaigns")
     out.append("")
-    out.append("| peer | cases | messages | failures (profile `spec`) |")
-    out.append("|---|---|---|---|")
-    for label, report in fuzzed.items():
-        found = ", ".join(
-            f"[{failure['id']}]({fuzz_links[(label, failure['id'])]})" if (label, failure["id"]) in fuzz_links else failure["id"]
-            for failure in report["failures"]
-        )
-        out.append(f"| `{label}` | {report['cases']} | {report['messages']} | {found or 'none'} |")
-    out.append("")
+    out += campaign_lines(fuzzed, fuzz_links, "peer")
     out.append("## Findings")
     out.append("")
     out.append(
@@ -276,20 +281,72 @@ def render(
         "first failing scenario), and why it matters to a client. Level and text of each rule: `SPEC_NOTES.md`."
     )
     out.append("")
+    out += finding_lines(spec, strict, fuzzed, PEER_LIST[1:], check_links, fuzz_links, replayed, "###", legacy_why)
+    if modern:
+        out += modern_lines(modern, replayed, budget, seed)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def matrix_lines(
+    result: dict[str, Any],
+    peers: list[Peer],
+    check_links: dict[tuple[str, str], str],
+    fuzz_links: dict[tuple[str, str], str],
+    rules: list[dict[str, Any]] | None = None,
+) -> list[str]:
+    """A compare matrix as a table, a campaign's finding linked in the cells of ``fuzz_links``."""
+    labels = [peer.label for peer in peers]
+    out = ["| ID | level | " + " | ".join(f"`{label}`" for label in labels) + " |", "|---|---|" + "---|" * len(labels)]
+    for rule in result["rules"] if rules is None else rules:
+        cells = []
+        for label in labels:
+            link = check_links.get((label, rule["id"]))
+            cells.append(cell(rule["statuses"][label], link, fuzz_links.get((label, rule["id"]))))
+        out.append(f"| {rule['id']} | {rule['level']} | " + " | ".join(cells) + " |")
+    return [*out, ""]
+
+
+def campaign_lines(
+    fuzzed: dict[str, dict[str, Any]], fuzz_links: dict[tuple[str, str], str], first: str, control: str | None = None
+) -> list[str]:
+    out = [f"| {first} | cases | messages | failures (profile `spec`) |", "|---|---|---|---|"]
+    for label, report in fuzzed.items():
+        found = ", ".join(
+            f"[{failure['id']}]({fuzz_links[(label, failure['id'])]})" if (label, failure["id"]) in fuzz_links else failure["id"]
+            for failure in report["failures"]
+        )
+        shown = f"`{label}`" + (" (control)" if label == control else "")
+        out.append(f"| {shown} | {report['cases']} | {report['messages']} | {found or 'none'} |")
+    return [*out, ""]
+
+
+def finding_lines(
+    spec: dict[str, Any],
+    strict: dict[str, Any],
+    fuzzed: dict[str, dict[str, Any]],
+    peers: list[Peer],
+    check_links: dict[tuple[str, str], str],
+    fuzz_links: dict[tuple[str, str], str],
+    replayed: dict[str, bool | None],
+    heading: str,
+    explain: Callable[[str, list[str]], list[str]],
+) -> list[str]:
+    """One entry per rule that one of ``peers`` fails in either profile or in its campaign."""
+    out: list[str] = []
     campaign: dict[tuple[str, str], dict[str, Any]] = {
         (label, failure["id"]): failure for label, report in fuzzed.items() for failure in report["failures"]
     }
     spec_by_id = {rule["id"]: rule for rule in spec["rules"]}
     for rule in strict["rules"]:
         rule_id = rule["id"]
-        in_check = [peer for peer in PEER_LIST[1:] if "fail" in (rule["statuses"][peer.label], spec_by_id[rule_id]["statuses"][peer.label])]
-        in_campaign = [peer for peer in PEER_LIST[1:] if (peer.label, rule_id) in campaign]
+        in_check = [peer for peer in peers if "fail" in (rule["statuses"][peer.label], spec_by_id[rule_id]["statuses"][peer.label])]
+        in_campaign = [peer for peer in peers if (peer.label, rule_id) in campaign]
         if not in_check and not in_campaign:
             continue
         mandatory = rule["level"] in ("MUST", "MUST NOT")
-        out.append(f"### {rule_id} ({rule['level']})")
+        out.append(f"{heading} {rule_id} ({rule['level']})")
         out.append("")
-        for peer in PEER_LIST[1:]:
+        for peer in peers:
             if peer in in_check:
                 # The strict run's findings, or the spec run's when only that one failed (a slow peer
                 # can fail a timing-sensitive scenario in one run and not the other).
@@ -311,8 +368,85 @@ def render(
                     f"- `{peer.label}`, {intro}: {failure['message']}; expected {failure['expected']}, got "
                     f"`{str(failure['actual'])[:160]}`. Minimal case: [{link}]({link}).{confirmed(replayed, link)}"
                 )
-        out += why(rule_id, [peer.label for peer in PEER_LIST[1:] if peer in in_check or peer in in_campaign])
-    return "\n".join(out).rstrip() + "\n"
+        out += explain(rule_id, [peer.label for peer in peers if peer in in_check or peer in in_campaign])
+    return out
+
+
+def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budget: float, seed: int) -> list[str]:
+    """The section of the modern era: its columns, its matrices, its campaigns and its findings."""
+    spec, strict, fuzzed = modern["spec"], modern["strict"], modern["fuzzed"]
+    check_links, fuzz_links = modern["check_links"], modern["fuzz_links"]
+    labels = [peer.label for peer in MODERN_PEERS]
+    out = ["## The modern era (2026-07-28)", ""]
+    out.append(
+        "The 2026-07-28 revision is stateless: there is no `initialize`, every request carries its protocol "
+        "version and the client's capabilities in `params._meta`, and `server/discover` tells a client which "
+        'era a server speaks (`SPEC_NOTES.md`, "The modern era (2026-07-28)", rules MOD-*). '
+        f"`mcpref compare --version {MODERN}` runs the modern corpus (`fuzz/corpus_modern.py`, one scenario per "
+        "rule of the era, each ended by a `server/discover` probe) against three columns, once per profile. "
+        "A modern rule is `n/a` for a server that never shows it speaks the era (a DiscoverResult, a result "
+        "with `resultType`, or the era's errors -32022 and -32021): such a server has none of its rules to keep, "
+        "and its answers are judged as legacy ones."
+    )
+    out.append("")
+    out.append("| column | era | what the column shows |")
+    out.append("|---|---|---|")
+    for label in labels:
+        out.append(f"| `{label}` | {MODERN_COLUMNS[label][0]} | {MODERN_COLUMNS[label][1]} |")
+    out.append("")
+    out.append(
+        "`server-everything` is not run here: it is built on the same TypeScript SDK, which has no modern era. "
+        f"Then `mcpref fuzz --version {MODERN} --budget {budget:g} --seed {seed}` (profile `spec`, a fresh "
+        "example database) runs against the Python SDK's server and, as the control, against the reference, "
+        "which should give nothing. Reproducers are saved as `docs/repro/<column>/modern-*.json`; they name the "
+        "modern era, so `mcpref replay` ends them with the modern probe. Rows where every column is `n/a` (rules "
+        "the modern corpus does not exercise) are left out of the tables; the full matrices, with what was sent "
+        "and received for every warning and failure, are [peers-modern-spec.html](peers-modern-spec.html) and "
+        "[peers-modern-strict.html](peers-modern-strict.html)."
+    )
+    out.append("")
+    strict_by_id = {rule["id"]: rule for rule in strict["rules"]}
+    for title, result in (("Profile `spec`", spec), ("Profile `strict`", strict)):
+        shown = [
+            rule
+            for rule in result["rules"]
+            if {rule["statuses"][label] for label in labels} != {"n/a"}
+            or {strict_by_id[rule["id"]]["statuses"][label] for label in labels} != {"n/a"}
+            or any((label, rule["id"]) in fuzz_links for label in labels)
+        ]
+        out.append(f"### {title}")
+        out.append("")
+        out += matrix_lines(result, MODERN_PEERS, check_links, fuzz_links if result is spec else {}, shown)
+        if result is spec:
+            out.append("`(fuzz)`: the corpus passed the rule, the campaign found a failing case.")
+            out.append("")
+    unflagged = [
+        (rule_id, text)
+        for rule_id, text in MODERN_UNFLAGGED.items()
+        if strict_by_id[rule_id]["statuses"]["python-sdk"] == "pass"
+    ]
+    if unflagged:
+        out.append(
+            "What the tables do not show: the Python SDK's answers differ from the reference's in ways the "
+            "specification allows, and which both profiles pass (the modern oracle judges these rules by the shape "
+            "of an answer, not by its values):"
+        )
+        out.append("")
+        out += [f"- {rule_id}: {text}" for rule_id, text in unflagged]
+        out.append("")
+    out.append("### Fuzz campaigns")
+    out.append("")
+    out += campaign_lines(fuzzed, fuzz_links, "server", control="reference")
+    out.append("### Findings")
+    out.append("")
+    out.append(
+        "As for the legacy era: one entry per requirement that a column fails in either profile or in its "
+        "campaign, then why it matters and how to read it. A reading says whether the finding is a divergence "
+        "of the SDK or a reading the specification allows."
+    )
+    out.append("")
+    out += finding_lines(spec, strict, fuzzed, MODERN_PEERS, check_links, fuzz_links, replayed, "####", modern_why)
+    return out
 
 
 def confirmed(replayed: dict[str, bool | None], link: str) -> str:
@@ -322,13 +456,21 @@ def confirmed(replayed: dict[str, bool | None], link: str) -> str:
     return " `mcpref replay` confirms it." if verdict else " (`mcpref replay` did not reproduce it: timing-dependent.)"
 
 
-def why(rule_id: str, labels: list[str]) -> list[str]:
+def why(rule_id: str, labels: list[str], impact: dict[str, str], notes: dict[tuple[str, str], str], note: str) -> list[str]:
     """The impact paragraph of a finding, and the notes that apply to it."""
-    lines = ["", f"Why it matters: {IMPACT.get(rule_id, 'see SPEC_NOTES.md.')}"]
-    notes = [(label, NOTES[(label, rule_id)]) for label in ["*", *labels] if (label, rule_id) in NOTES]
-    for label, note in notes:
-        lines += ["", f"Note{'' if label == '*' else f' (`{label}`)'}: {note}"]
+    lines = ["", f"Why it matters: {impact.get(rule_id, 'see SPEC_NOTES.md.')}"]
+    found = [(label, notes[(label, rule_id)]) for label in ["*", *labels] if (label, rule_id) in notes]
+    for label, text in found:
+        lines += ["", f"{note}{'' if label == '*' else f' (`{label}`)'}: {text}"]
     return [*lines, ""]
+
+
+def legacy_why(rule_id: str, labels: list[str]) -> list[str]:
+    return why(rule_id, labels, IMPACT, NOTES, "Note")
+
+
+def modern_why(rule_id: str, labels: list[str]) -> list[str]:
+    return why(rule_id, labels, {**IMPACT, **MODERN_IMPACT}, MODERN_NOTES, "Reading")
 
 
 def main() -> int:
@@ -342,9 +484,13 @@ def main() -> int:
         state = json.loads(state_file.read_text())
         links = {tuple(key.split(" ", 1)): value for key, value in state["check_links"].items()}
         fuzz_links = {tuple(key.split(" ", 1)): value for key, value in state["fuzz_links"].items()}
+        modern = state.get("modern")
+        if modern:
+            for name in ("check_links", "fuzz_links"):
+                modern[name] = {tuple(key.split(" ", 1)): value for key, value in modern[name].items()}
         page = render(
             state["spec"], state["strict"], state["fuzzed"], links, fuzz_links,
-            state["replayed"], state["versions"], state["budget"], state["seed"],
+            state["replayed"], state["versions"], state["budget"], state["seed"], modern,
         )  # fmt: skip
         (DOCS / "peers.md").write_text(page)
         return 0
@@ -364,21 +510,46 @@ def main() -> int:
         fuzzed[peer.label] = report
         for rule, link in fuzz_reproducers(peer, report).items():
             fuzz_links[(peer.label, rule)] = link
+    modern = run_modern(args.budget, args.seed)
     print("make peers: replaying the saved reproducers", flush=True)
     by_label = {peer.label: peer for peer in PEER_LIST}
-    replayed = {link: replays(link, by_label[label]) for (label, _), link in [*check_links.items(), *fuzz_links.items()]}
+    saved = [*check_links.items(), *fuzz_links.items(), *modern["check_links"].items(), *modern["fuzz_links"].items()]
+    replayed = {link: replays(link, by_label[label]) for (label, _), link in saved}
     versions = installed_versions()
     state = {
         "spec": spec, "strict": strict, "fuzzed": fuzzed, "replayed": replayed, "versions": versions,
         "budget": args.budget, "seed": args.seed,
         "check_links": {" ".join(key): value for key, value in check_links.items()},
         "fuzz_links": {" ".join(key): value for key, value in fuzz_links.items()},
+        "modern": {
+            **modern,
+            "check_links": {" ".join(key): value for key, value in modern["check_links"].items()},
+            "fuzz_links": {" ".join(key): value for key, value in modern["fuzz_links"].items()},
+        },
     }  # fmt: skip
     state_file.write_text(json.dumps(state, indent=1))
-    page = render(spec, strict, fuzzed, check_links, fuzz_links, replayed, versions, args.budget, args.seed)
+    page = render(spec, strict, fuzzed, check_links, fuzz_links, replayed, versions, args.budget, args.seed, modern)
     (DOCS / "peers.md").write_text(page)
-    print(f"make peers: wrote docs/peers.md and {len(check_links) + len(fuzz_links)} reproducers under docs/repro/")
+    print(f"make peers: wrote docs/peers.md and {len(saved)} reproducers under docs/repro/")
     return 0
+
+
+def run_modern(budget: float, seed: int) -> dict[str, Any]:
+    """The modern era: its corpus in both profiles over ``MODERN_PEERS``, its campaigns over ``MODERN_FUZZED``."""
+    print(f"make peers: compare --version {MODERN}, profile spec", flush=True)
+    spec = compare("spec", MODERN_PEERS, MODERN)
+    print(f"make peers: compare --version {MODERN}, profile strict", flush=True)
+    strict = compare("strict", MODERN_PEERS, MODERN)
+    check_links = check_reproducers([spec, strict], MODERN_PEERS, modern=True)
+    fuzzed: dict[str, dict[str, Any]] = {}
+    fuzz_links: dict[tuple[str, str], str] = {}
+    for peer in MODERN_FUZZED:
+        print(f"make peers: fuzz --version {MODERN} {peer.label}, {budget:g} s, seed {seed}", flush=True)
+        report = fuzz(peer, budget, seed, MODERN)
+        fuzzed[peer.label] = report
+        for rule, link in fuzz_reproducers(peer, report, modern=True).items():
+            fuzz_links[(peer.label, rule)] = link
+    return {"spec": spec, "strict": strict, "fuzzed": fuzzed, "check_links": check_links, "fuzz_links": fuzz_links}
 
 
 if __name__ == "__main__":

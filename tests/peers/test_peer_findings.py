@@ -2,8 +2,9 @@
 
 One ``mcpref compare --profile strict`` run over the Python SDK's and the TypeScript SDK's
 servers (``python_server.py``, ``ts_server.mjs``), checked against what ``docs/peers.md``
-reports for them. A finding that goes away because an SDK was fixed shows up here too:
-then pin the new version, rerun ``make peers`` and update this list.
+reports for them, then one with ``--version 2026-07-28`` for the modern era's section. A
+finding that goes away because an SDK was fixed shows up here too: then pin the new version,
+rerun ``make peers`` and update this list.
 """
 
 from __future__ import annotations
@@ -47,10 +48,9 @@ KNOWN: dict[str, dict[str, str]] = {
 }
 
 
-@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-LF-ONLY", "RPC-INVALID-PARAMS", "RPC-ONE-ANSWER", "LIFE-SECOND-INIT")
-def test_the_known_findings_against_the_official_sdk_servers_are_still_reported() -> None:
-    columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]
-    command = [sys.executable, "-m", "mcpref", "compare", "--profile", "strict", "--json"]
+def compare_strict(columns: list[str], *options: str) -> dict[str, Any]:
+    """``mcpref compare --profile strict --json`` over ``columns`` (the SDK servers), with ``options``."""
+    command = [sys.executable, "-m", "mcpref", "compare", *options, "--profile", "strict", "--json"]
     for label in columns:
         command += ["--label", label]
     command += ["--", *PYTHON_SERVER] + ([] if node_missing() else ["---", *TS_SERVER])
@@ -59,11 +59,61 @@ def test_the_known_findings_against_the_official_sdk_servers_are_still_reported(
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False)
     assert done.returncode == 1, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
-    statuses = {rule["id"]: rule["statuses"] for rule in result["rules"]}
+    return result
+
+
+def statuses_of(result: dict[str, Any]) -> dict[str, dict[str, str]]:
+    return {rule["id"]: rule["statuses"] for rule in result["rules"]}
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-LF-ONLY", "RPC-INVALID-PARAMS", "RPC-ONE-ANSWER", "LIFE-SECOND-INIT")
+def test_the_known_findings_against_the_official_sdk_servers_are_still_reported() -> None:
+    columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]
+    result = compare_strict(columns)
+    statuses = statuses_of(result)
     seen = {label: {rule: statuses[rule][label] for rule in KNOWN[label]} for label in columns}
     assert seen == {label: KNOWN[label] for label in columns}
     parse_errors = next(rule for rule in result["rules"] if rule["id"] == "RPC-PARSE-ERROR")
     scenarios = {finding["scenario"] for finding in parse_errors["findings"]["python-sdk"]}
     assert "not JSON" in scenarios
+    if node_missing():
+        pytest.skip(f"checked the Python SDK only: {node_missing()}")
+
+
+# The modern era (compare --version 2026-07-28), strict: the Python SDK's server is dual-era and keeps
+# the era's rules the corpus can show; the TypeScript SDK's is legacy-only, so every rule of the era
+# alone is n/a for it (MOD-DUAL-ERA covers every version, and is judged for both).
+MODERN_ONLY = (
+    "MOD-META-REQUIRED", "MOD-VERSION-UNSUPPORTED", "MOD-RESULT-TYPE", "MOD-DISCOVER", "MOD-CAP-REQUIRED",
+    "MOD-STATELESS", "MOD-TOOLS-CACHE", "MOD-PING-GONE", "MOD-LEGACY-INIT",
+)  # fmt: skip
+MODERN_KNOWN: dict[str, dict[str, str]] = {
+    "python-sdk": {
+        "MOD-META-REQUIRED": "pass",  # a missing or empty _meta gets -32602
+        "MOD-RESULT-TYPE": "pass",
+        "MOD-STATELESS": "pass",
+        "MOD-PING-GONE": "pass",  # a modern ping gets -32601
+        "MOD-CAP-REQUIRED": "pass",  # vacuously: it has no tool that needs a capability
+        "TOOLS-UNKNOWN": "fail",  # demander, the reference's modern-only tool: an isError result
+        "RPC-ID-ECHO": "pass",
+        "TOOLS-CALL-RESULT": "pass",
+    },
+    "typescript-sdk": {
+        **dict.fromkeys(MODERN_ONLY, "n/a"),
+        "LIFE-PRE-INIT-REFUSED": "fail",  # enveloped requests served as legacy ones, no handshake
+        "RPC-ID-ECHO": "pass",
+        "TOOLS-CALL-RESULT": "pass",
+    },
+}
+
+
+@pytest.mark.spec("MOD-META-REQUIRED", "MOD-RESULT-TYPE", "MOD-PING-GONE", "MOD-DUAL-ERA", "TOOLS-UNKNOWN")
+def test_the_modern_era_findings_against_the_official_sdk_servers_are_still_reported() -> None:
+    columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]
+    statuses = statuses_of(compare_strict(columns, "--version", "2026-07-28"))
+    seen = {label: {rule: statuses[rule][label] for rule in MODERN_KNOWN[label]} for label in columns}
+    assert seen == {label: MODERN_KNOWN[label] for label in columns}
+    # The Python SDK shows it speaks the era: no rule of the era alone is n/a for it.
+    assert [rule for rule in MODERN_ONLY if statuses[rule]["python-sdk"] == "n/a"] == []
     if node_missing():
         pytest.skip(f"checked the Python SDK only: {node_missing()}")
