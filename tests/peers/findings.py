@@ -271,6 +271,7 @@ MODERN_UNFLAGGED: dict[str, str] = {
     ),
     "MOD-DUAL-ERA": (
         "after a modern request, `initialize` gets -32022 and a legacy request -32602: one era per connection, "
-        "an alternative SPEC_NOTES.md allows under `spec` (it says `strict` expects both eras served)."
+        "an alternative SPEC_NOTES.md allows (an `initialize` refused with -32022 passes both profiles; a modern "
+        "request refused with -32600 after `initialize` would warn under `spec` and fail under `strict`)."
     ),
 }
