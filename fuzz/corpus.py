@@ -320,5 +320,3 @@ SCENARIOS: tuple[Scenario, ...] = (
         *lines(request(1, "tools/list"), call(2, "echo", {"text": "line\nbreak"})),
     ),
 )
-
-BY_NAME: dict[str, Scenario] = {scenario.name: scenario for scenario in SCENARIOS}

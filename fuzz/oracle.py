@@ -38,7 +38,9 @@ from mcpref.fuzz.oracle_modern import (
     ModernJudge,
     ModernServer,
     capability_of,
+    error_code,
     is_modern,
+    show,
 )
 from mcpref.fuzz.reading import (
     BLANK,
@@ -209,23 +211,9 @@ class _Answer:
     in_array: bool
 
 
-def _error_code(answer: JsonObject) -> int | None:
-    error = answer.get("error")
-    if isinstance(error, dict) and type(error.get("code")) is int:
-        code = error["code"]
-        assert isinstance(code, int)
-        return code
-    return None
-
-
 def _result(answer: JsonObject) -> JsonObject | None:
     result = answer.get("result")
     return result if isinstance(result, dict) else None
-
-
-def _show(value: JsonValue) -> str:
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= 300 else text[:300] + "..."
 
 
 def _shape_problem(answer: JsonObject) -> str | None:
@@ -336,7 +324,7 @@ class _Judge:
                     None,
                     "output with raw non-ASCII bytes",
                     "ASCII-escaped JSON",
-                    _show(raw.decode("utf-8", "replace")),
+                    show(raw.decode("utf-8", "replace")),
                 )
             if isinstance(value, list):
                 for member in value:
@@ -349,7 +337,7 @@ class _Judge:
                     None,
                     "stdout carried a line that is not a message",
                     "JSON-RPC messages only",
-                    _show(raw.decode("utf-8", "replace")),
+                    show(raw.decode("utf-8", "replace")),
                 )
         if self.observation.trailing:
             self.find(
@@ -357,7 +345,7 @@ class _Judge:
                 None,
                 "stdout ended inside a line",
                 "LF after every message",
-                _show(self.observation.trailing.decode("utf-8", "replace")),
+                show(self.observation.trailing.decode("utf-8", "replace")),
             )
 
     def _answer(self, raw: bytes, value: JsonValue, in_array: bool) -> None:
@@ -367,17 +355,17 @@ class _Judge:
                 None,
                 "a batch answer holds something that is not an object",
                 "response objects",
-                _show(value),
+                show(value),
             )
             return
         if "method" in value:
             return  # a request or notification from the server: not an answer
         problem = _shape_problem(value)
         if problem is not None:
-            self.find("RPC-RESPONSE-SHAPE", None, problem, "a JSON-RPC response", _show(value))
+            self.find("RPC-RESPONSE-SHAPE", None, problem, "a JSON-RPC response", show(value))
             return
         if "id" not in value:
-            self.find("RPC-ERROR-ID-NULL", None, "an error without an id", '"id": null', _show(value), mandatory=False)
+            self.find("RPC-ERROR-ID-NULL", None, "an error without an id", '"id": null', show(value), mandatory=False)
         answer_id = value.get("id")
         if answer_id is None:
             self.nulls.append(value)
@@ -392,7 +380,7 @@ class _Judge:
                 None,
                 "an answer id that is neither string, integer nor null",
                 "a valid id",
-                _show(value),
+                show(value),
             )
 
     def _survey(self, values: list[JsonValue | Blank | ParseFailure]) -> None:
@@ -593,17 +581,17 @@ class _Judge:
         if answer is None:
             return
         codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
-        if _error_code(answer) not in codes:
+        if error_code(answer) not in codes:
             self.find(
-                rule, index, "an invalid message was not refused as invalid", f"error {message.code}", _show(answer)
+                rule, index, "an invalid message was not refused as invalid", f"error {message.code}", show(answer)
             )
-        elif _error_code(answer) != message.code:
+        elif error_code(answer) != message.code:
             self.find(
                 rule,
                 index,
                 "refused with another code than the reference",
                 f"error {message.code}",
-                _show(answer),
+                show(answer),
                 mandatory=False,
             )
 
@@ -616,7 +604,7 @@ class _Judge:
                 index,
                 f"answered {len(answers)} times",
                 "exactly one answer",
-                _show([a.value for a in answers]),
+                show([a.value for a in answers]),
             )
         if answers:
             return answers[0].value
@@ -625,13 +613,13 @@ class _Judge:
         retyped = self._retyped(request_id)
         if retyped is not None:
             self.find(
-                "RPC-ID-ECHO", index, "the answer changed the id's type", _show(request_id), _show(retyped.get("id"))
+                "RPC-ID-ECHO", index, "the answer changed the id's type", show(request_id), show(retyped.get("id"))
             )
             return None
-        if _false_line_end(self.lines[index]) and any(_error_code(n) == PARSE_ERROR for n in self.nulls):
+        if _false_line_end(self.lines[index]) and any(error_code(n) == PARSE_ERROR for n in self.nulls):
             # Split at a false line end, the pieces draw -32700s: silence alone proves no split.
             rule_if_missing = "FRAME-LF-ONLY"
-        self._missing(index, rule_if_missing, f"an answer with id {_show(request_id)}")
+        self._missing(index, rule_if_missing, f"an answer with id {show(request_id)}")
         return None
 
     def _shared(self, index: int, request_id: RequestId) -> bool:
@@ -649,7 +637,7 @@ class _Judge:
             if not answers:
                 del self.by_id[key]
         elif key not in self.cancelled and self.observation.survived:
-            self._missing(index, "RPC-ONE-ANSWER", f"an answer with id {_show(request_id)}")
+            self._missing(index, "RPC-ONE-ANSWER", f"an answer with id {show(request_id)}")
         return True
 
     def _missing(self, index: int, rule: str, expected: str) -> None:
@@ -688,7 +676,7 @@ class _Judge:
                 index,
                 "a batch member was answered outside an array",
                 "one array of answers",
-                _show(answer),
+                show(answer),
             )
         server = self.modern.server
         if server.speaks and not in_batch and (is_modern(request) or server.only):
@@ -700,11 +688,11 @@ class _Judge:
             return  # MOD-META-REQUIRED: before any legacy session, a modern server may read it so
         elif request.method == "ping":
             if _result(answer) is None:
-                self.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", _show(answer))
+                self.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", show(answer))
         elif not self.target.ready:
-            if _error_code(answer) != INVALID_REQUEST:
+            if error_code(answer) != INVALID_REQUEST:
                 self.find(
-                    "LIFE-PRE-INIT-REFUSED", index, "served before notifications/initialized", "-32600", _show(answer)
+                    "LIFE-PRE-INIT-REFUSED", index, "served before notifications/initialized", "-32600", show(answer)
                 )
         else:
             self._operating(index, request, answer, self.target)
@@ -715,7 +703,7 @@ class _Judge:
         it serves legacy at all is unknown."""
         if not self.modern.server.speaks or self.target.accepted_init:
             return False
-        code = _error_code(answer)
+        code = error_code(answer)
         return code == INVALID_PARAMS or (request.method == "ping" and code == METHOD_NOT_FOUND)
 
     def _initialize(self, index: int, request: Request, answer: JsonObject, in_batch: bool) -> None:
@@ -723,12 +711,12 @@ class _Judge:
         if in_batch:
             if result is not None:
                 self.find(
-                    "RPC-BATCH-INITIALIZE", index, "initialize was accepted inside a batch", "-32600", _show(answer)
+                    "RPC-BATCH-INITIALIZE", index, "initialize was accepted inside a batch", "-32600", show(answer)
                 )
             return
         if self.target.accepted_init:
-            if _error_code(answer) != INVALID_REQUEST:
-                self.find("LIFE-SECOND-INIT", index, "a second initialize was not refused", "-32600", _show(answer))
+            if error_code(answer) != INVALID_REQUEST:
+                self.find("LIFE-SECOND-INIT", index, "a second initialize was not refused", "-32600", show(answer))
             if result is not None:
                 self._accept(result)
             return
@@ -740,17 +728,17 @@ class _Judge:
                     index,
                     "accepted an initialize with malformed params",
                     "-32602",
-                    _show(answer),
+                    show(answer),
                     mandatory=False,
                 )
                 self._accept(result)
-            elif _error_code(answer) != INVALID_PARAMS:
+            elif error_code(answer) != INVALID_PARAMS:
                 self.find(
                     "RPC-INVALID-PARAMS",
                     index,
                     "malformed initialize params not refused with -32602",
                     "-32602",
-                    _show(answer),
+                    show(answer),
                 )
             return
         requested = params.get("protocolVersion")
@@ -771,7 +759,7 @@ class _Judge:
                 index,
                 "the initialize result lacks a required field",
                 "protocolVersion, capabilities, serverInfo{name, version}",
-                _show(result),
+                show(result),
             )
         if chosen not in RECOGNISED_VERSIONS:
             self.find(
@@ -779,15 +767,15 @@ class _Judge:
                 index,
                 "answered with a protocol version that does not exist",
                 "a published version",
-                _show(chosen),
+                show(chosen),
             )
         elif requested in SUPPORTED_NAMES and chosen != requested:
             self.find(
                 "LIFE-VERSION-ACCEPT",
                 index,
                 "answered another version than the one requested",
-                _show(requested),
-                _show(chosen),
+                show(requested),
+                show(chosen),
                 mandatory=False,
             )
         elif requested not in SUPPORTED_NAMES and chosen != requested:
@@ -796,7 +784,7 @@ class _Judge:
                 index,
                 "counter-offered an unsupported version",
                 "-32602 with data {requested, supported}",
-                _show(chosen),
+                show(chosen),
             )
         self._accept(result)
 
@@ -807,18 +795,18 @@ class _Judge:
                 index,
                 "refused an initialize for a published version",
                 "a result",
-                _show(answer),
+                show(answer),
                 mandatory=False,
             )
-        elif self.modern.server.speaks and _error_code(answer) == UNSUPPORTED_PROTOCOL_VERSION:
+        elif self.modern.server.speaks and error_code(answer) == UNSUPPORTED_PROTOCOL_VERSION:
             return  # MOD-LEGACY-INIT: a modern server names its versions with the modern error
-        elif _error_code(answer) != INVALID_PARAMS:
+        elif error_code(answer) != INVALID_PARAMS:
             self.find(
                 "LIFE-VERSION-UNSUPPORTED",
                 index,
                 "refused an unsupported version without the -32602 version error",
                 "-32602",
-                _show(answer),
+                show(answer),
             )
         else:
             error = answer["error"]
@@ -834,7 +822,7 @@ class _Judge:
                     index,
                     "the version error lacks data {requested, supported}",
                     "data {requested, supported}",
-                    _show(answer),
+                    show(answer),
                 )
 
     def _accept(self, result: JsonObject) -> None:
@@ -849,7 +837,7 @@ class _Judge:
 
     def _operating(self, index: int, request: Request, answer: JsonObject, target: _Target) -> None:
         capability = capability_of(request.method)
-        code = _error_code(answer)
+        code = error_code(answer)
         if capability is None and target.version in MODERN_NAMES and request.method in MODERN_METHODS:
             return  # a method of the modern core beyond what mcpref judges
         if capability is None:
@@ -859,7 +847,7 @@ class _Judge:
                     index,
                     "an unknown method was not refused with -32601",
                     "-32601",
-                    _show(answer),
+                    show(answer),
                 )
         elif target.capabilities is not None and capability not in target.capabilities:
             if code != METHOD_NOT_FOUND:
@@ -868,19 +856,19 @@ class _Judge:
                     index,
                     "a method of an unannounced capability was not refused with -32601",
                     "-32601",
-                    _show(answer),
+                    show(answer),
                 )
         elif request.method not in CAPABILITY_METHODS:
             return  # another method of an announced capability: nothing more is known of it
         elif request.method == "tools/call" and code == METHOD_NOT_FOUND and not self._listed(request, target):
-            self.find("TOOLS-UNKNOWN", index, "a call to an unlisted tool refused with -32601", "-32602", _show(answer))
+            self.find("TOOLS-UNKNOWN", index, "a call to an unlisted tool refused with -32601", "-32602", show(answer))
         elif code is not None and (code == METHOD_NOT_FOUND or request.method == "tools/list"):
             self.find(
                 "CAP-ANNOUNCED-METHODS",
                 index,
                 f"capability {capability} was announced but {request.method} fails",
                 "a working method",
-                _show(answer),
+                show(answer),
             )
         elif request.method == "tools/list":
             self._tools_list(index, answer, target)
@@ -901,7 +889,7 @@ class _Judge:
                 index,
                 "tools/list result is malformed",
                 "{tools: [{name, inputSchema}]}",
-                _show(answer),
+                show(answer),
             )
             return
         target.tools = {}
@@ -914,7 +902,7 @@ class _Judge:
                     index,
                     "a Tool field this version does not define",
                     "no title before 2025-06-18",
-                    _show(tool),
+                    show(tool),
                     mandatory=False,
                 )
 
@@ -922,7 +910,7 @@ class _Judge:
         params = request.params or {}
         name = params.get("name")
         arguments = params.get("arguments", {})
-        code = _error_code(answer)
+        code = error_code(answer)
         if not isinstance(name, str) or not isinstance(arguments, dict):
             if code != INVALID_PARAMS:
                 self.find(
@@ -930,7 +918,7 @@ class _Judge:
                     index,
                     "malformed tools/call params not refused with -32602",
                     "-32602",
-                    _show(answer),
+                    show(answer),
                 )
             return
         tools = target.tools
@@ -944,7 +932,7 @@ class _Judge:
                     index,
                     "a call to an unlisted tool was not refused with -32602",
                     "-32602",
-                    _show(answer),
+                    show(answer),
                 )
             return
         schema = tools[name]
@@ -961,7 +949,7 @@ class _Judge:
                     index,
                     f"invalid arguments ({problem}) not a tool error",
                     "a result with isError true",
-                    _show(answer),
+                    show(answer),
                 )
         elif code != INVALID_PARAMS:
             self.find(
@@ -969,7 +957,7 @@ class _Judge:
                 index,
                 f"invalid arguments ({problem}) not refused with -32602",
                 "-32602",
-                _show(answer),
+                show(answer),
             )
 
     def _call_result(self, index: int, answer: JsonObject, known_tool: bool) -> None:
@@ -981,7 +969,7 @@ class _Judge:
                     index,
                     "a valid tool call ended in a protocol error",
                     "a result (isError true on failure)",
-                    _show(answer),
+                    show(answer),
                 )
             return
         content = result.get("content")
@@ -993,10 +981,10 @@ class _Judge:
                 index,
                 "a tools/call result without a content list",
                 "{content: [...]}",
-                _show(answer),
+                show(answer),
             )
         elif "isError" in result and not isinstance(result["isError"], bool):
-            self.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", _show(answer))
+            self.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", show(answer))
 
     # Answers with id null, and answers to nothing.
 
@@ -1011,7 +999,7 @@ class _Judge:
                     (
                         i
                         for i in range(start, len(self.nulls))
-                        if not used[i] and _error_code(self.nulls[i]) in slot.codes
+                        if not used[i] and error_code(self.nulls[i]) in slot.codes
                     ),
                     None,
                 )
@@ -1019,7 +1007,7 @@ class _Judge:
                     used[hit] = True
                     start = hit + 1
                     if slot.answered_rule is not None:
-                        actual = _show(self.nulls[hit])
+                        actual = show(self.nulls[hit])
                         self.find(
                             slot.answered_rule,
                             slot.line,
@@ -1036,7 +1024,7 @@ class _Judge:
                 break
             codes = " or ".join(str(code) for code in sorted(slot.codes))
             if leftover:
-                actual = _show(leftover.pop(0))
+                actual = show(leftover.pop(0))
                 self.find(
                     slot.rule,
                     slot.line,
@@ -1061,21 +1049,21 @@ class _Judge:
                         None,
                         "answered a response sent by the client",
                         "nothing",
-                        _show(answer.value),
+                        show(answer.value),
                     )
                 else:
                     self._unexpected(answer.value)
 
     def _unexpected(self, answer: JsonObject) -> None:
-        pieces = answer.get("id") is None and _error_code(answer) == PARSE_ERROR
+        pieces = answer.get("id") is None and error_code(answer) == PARSE_ERROR
         if pieces and any(_false_line_end(line) for line in self.lines):
             # A reader that splits a line at a false line end refuses each piece as not JSON.
-            self.find("FRAME-LF-ONLY", None, "an answer no line asked for", "nothing", _show(answer))
+            self.find("FRAME-LF-ONLY", None, "an answer no line asked for", "nothing", show(answer))
         elif self.saw_notification and answer.get("id") is None:
             # An answer to a notification can only carry id null: notifications have none.
-            self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", "nothing", _show(answer))
+            self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", "nothing", show(answer))
         else:
-            self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", "nothing", _show(answer))
+            self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", "nothing", show(answer))
 
 
 _ENVELOPE_KEYS = ("id", "method", "jsonrpc", "params")

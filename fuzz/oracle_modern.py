@@ -73,7 +73,7 @@ class ModernServer:
                 self.speaks = True
             if isinstance(result.get("supportedVersions"), list) and isinstance(result.get("capabilities"), dict):
                 self.capabilities = result["capabilities"]  # type: ignore[assignment]
-        elif _code(answer) in MODERN_ERRORS:
+        elif error_code(answer) in MODERN_ERRORS:
             self.speaks = True
 
 
@@ -96,7 +96,8 @@ def is_modern(request: Request) -> bool:
     return isinstance(request_meta, dict) and META_VERSION in request_meta
 
 
-def _code(answer: JsonObject) -> int | None:
+def error_code(answer: JsonObject) -> int | None:
+    """The integer code of an error answer, else None."""
     error = answer.get("error")
     code = error.get("code") if isinstance(error, dict) else None
     return code if type(code) is int else None
@@ -107,7 +108,8 @@ def _data(answer: JsonObject) -> JsonValue:
     return error.get("data") if isinstance(error, dict) else None
 
 
-def _show(value: JsonValue) -> str:
+def show(value: JsonValue) -> str:
+    """A value as a finding quotes it: JSON, cut at 300 characters."""
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 300 else text[:300] + "..."
 
@@ -178,15 +180,15 @@ class ModernJudge:
                 index,
                 "a modern-only server refused initialize without naming its versions",
                 "an error naming the supported versions",
-                _show(answer),
+                show(answer),
                 None,
             )
 
     def _malformed(self, index: int, request: Request, answer: JsonObject, problem: str) -> None:
-        code = _code(answer)
+        code = error_code(answer)
         if "result" in answer:
             rule = "MOD-STATELESS" if self.served else "MOD-META-REQUIRED"  # served with an earlier envelope?
-            self.find(rule, index, f"served a request whose {problem}", "-32602", _show(answer), None)
+            self.find(rule, index, f"served a request whose {problem}", "-32602", show(answer), None)
         elif code != INVALID_PARAMS:
             # A request whose _meta names no version may also be read as no request of this era at all.
             request_meta = (request.params or {}).get("_meta")
@@ -200,20 +202,20 @@ class ModernJudge:
                 else "not refused with -32602"
             )
             mandatory = False if legacy_reading or unknown_first else None
-            self.find("MOD-META-REQUIRED", index, message, "-32602", _show(answer), mandatory)
+            self.find("MOD-META-REQUIRED", index, message, "-32602", show(answer), mandatory)
 
     def _unsupported(self, index: int, request: Request, version: str, answer: JsonObject) -> None:
-        code = _code(answer)
+        code = error_code(answer)
         # A legacy version in _meta is no per-request version; what to answer is not written down.
         # Nor is which check comes first, for a method the server never showed it has.
         unknown_first = code == METHOD_NOT_FOUND and not self._has(request.method)
         mandatory = version not in LEGACY_NAMES and not unknown_first
         if "result" in answer:
             rule = "MOD-STATELESS" if self.served and mandatory else "MOD-VERSION-UNSUPPORTED"
-            self.find(rule, index, f"served a request for version {version!r}", "-32022", _show(answer), mandatory)
+            self.find(rule, index, f"served a request for version {version!r}", "-32022", show(answer), mandatory)
         elif code != UNSUPPORTED_PROTOCOL_VERSION:
             expected = "-32022 with data {supported, requested}"
-            self.find("MOD-VERSION-UNSUPPORTED", index, "an unsupported version not refused with -32022", expected, _show(answer), mandatory)
+            self.find("MOD-VERSION-UNSUPPORTED", index, "an unsupported version not refused with -32022", expected, show(answer), mandatory)
         else:
             data = _data(answer)
             supported = data.get("supported") if isinstance(data, dict) else None
@@ -224,11 +226,11 @@ class ModernJudge:
                 and all(isinstance(name, str) for name in supported)
             ):
                 expected = "data {supported: [versions], requested}"
-                self.find("MOD-VERSION-UNSUPPORTED", index, "the -32022 error lacks its data", expected, _show(answer), None)
+                self.find("MOD-VERSION-UNSUPPORTED", index, "the -32022 error lacks its data", expected, show(answer), None)
 
     def _served(self, index: int, request: Request, answer: JsonObject, envelope: _Envelope, legacy_open: bool) -> bool:
         result = answer.get("result")
-        code = _code(answer)
+        code = error_code(answer)
         if isinstance(result, dict):
             if not self._typed(index, request, result, envelope, answer):
                 return True
@@ -237,18 +239,18 @@ class ModernJudge:
             return True
         elif code == UNSUPPORTED_PROTOCOL_VERSION:
             expected = "the request served"
-            self.find("MOD-VERSION-UNSUPPORTED", index, "refused a version the era defines", expected, _show(answer), False)
+            self.find("MOD-VERSION-UNSUPPORTED", index, "refused a version the era defines", expected, show(answer), False)
             return True
         elif legacy_open and code == INVALID_REQUEST:
             # MOD-DUAL-ERA: a server may serve one era per connection, and this one opened legacy.
-            self.find("MOD-DUAL-ERA", index, "refused a modern request after initialize", "the request served", _show(answer), None)
+            self.find("MOD-DUAL-ERA", index, "refused a modern request after initialize", "the request served", show(answer), None)
             return True
         if request.method == "server/discover":
             self._discover(index, envelope, answer)
             return True
         if request.method == "ping":
             if code != METHOD_NOT_FOUND:
-                self.find("MOD-PING-GONE", index, "a modern ping was not refused with -32601", "-32601", _show(answer), None)
+                self.find("MOD-PING-GONE", index, "a modern ping was not refused with -32601", "-32601", show(answer), None)
             return True
         if request.method == "tools/list" and isinstance(result, dict):
             self._cache_fields(index, result, answer)
@@ -259,13 +261,13 @@ class ModernJudge:
         result_type = result.get("resultType")
         if result_type not in RESULT_TYPES:
             expected = '"complete" or "input_required"'
-            self.find("MOD-RESULT-TYPE", index, "a modern result without a defined resultType", expected, _show(answer), None)
+            self.find("MOD-RESULT-TYPE", index, "a modern result without a defined resultType", expected, show(answer), None)
             return True
         if result_type == "complete":
             return True
         if request.method not in MAY_ASK:
             expected = "a complete result"
-            self.find("MOD-RESULT-TYPE", index, f"{request.method} answered input_required", expected, _show(answer), None)
+            self.find("MOD-RESULT-TYPE", index, f"{request.method} answered input_required", expected, show(answer), None)
             return False
         asked = result.get("inputRequests")
         for item in asked.values() if isinstance(asked, dict) else []:
@@ -274,7 +276,7 @@ class ModernJudge:
             if needed is not None and needed not in envelope.capabilities:
                 rule = "MOD-STATELESS" if needed in self.declared else "MOD-CAP-REQUIRED"
                 expected = f"-32021, or no {method} request"
-                self.find(rule, index, f"asked for {method} without the {needed} capability", expected, _show(answer), None)
+                self.find(rule, index, f"asked for {method} without the {needed} capability", expected, show(answer), None)
         return False
 
     def _missing_capability(self, index: int, envelope: _Envelope, answer: JsonObject) -> None:
@@ -282,10 +284,10 @@ class ModernJudge:
         required = data.get("requiredCapabilities") if isinstance(data, dict) else None
         if not isinstance(required, dict) or not required:
             expected = "data {requiredCapabilities: {...}}"
-            self.find("MOD-CAP-REQUIRED", index, "the -32021 error lacks its data", expected, _show(answer), None)
+            self.find("MOD-CAP-REQUIRED", index, "the -32021 error lacks its data", expected, show(answer), None)
         elif set(required) <= set(envelope.capabilities):
             expected = "a capability the request did not declare"
-            self.find("MOD-CAP-REQUIRED", index, "-32021 for declared capabilities", expected, _show(answer), None)
+            self.find("MOD-CAP-REQUIRED", index, "-32021 for declared capabilities", expected, show(answer), None)
 
     def _discover(self, index: int, envelope: _Envelope, answer: JsonObject) -> None:
         result = answer.get("result")
@@ -298,10 +300,10 @@ class ModernJudge:
             and isinstance(result.get("capabilities"), dict)
         ):
             expected = "{supportedVersions: [..., requested], capabilities, resultType}"
-            self.find("MOD-DISCOVER", index, "server/discover was not answered with a DiscoverResult", expected, _show(answer), None)
+            self.find("MOD-DISCOVER", index, "server/discover was not answered with a DiscoverResult", expected, show(answer), None)
 
     def _cache_fields(self, index: int, result: JsonObject, answer: JsonObject) -> None:
         ttl = result.get("ttlMs")
         if not (type(ttl) is int and ttl >= 0 and result.get("cacheScope") in CACHE_SCOPES):
             expected = 'ttlMs >= 0 and cacheScope "public" or "private"'
-            self.find("MOD-TOOLS-CACHE", index, "tools/list lacks its cache fields", expected, _show(answer), None)
+            self.find("MOD-TOOLS-CACHE", index, "tools/list lacks its cache fields", expected, show(answer), None)

@@ -52,8 +52,6 @@ def probe(probe_id: str, era: Era = Era.LEGACY) -> bytes:
     return (json.dumps(DIALECTS[era].probe(probe_id, newest)) + "\n").encode()
 
 
-SENTINEL = probe(SENTINEL_IDS[0])
-
 
 def _unread(fd: int) -> int:
     """Bytes written to a pipe that its reader has not read yet (Linux answers on the write end)."""
