@@ -149,6 +149,8 @@ class ServerSession:
     ) -> None:
         self.version_policy = version_policy
         self.eras = eras
+        self._dual = eras is Eras.BOTH
+        self._modern_only = eras is Eras.MODERN
         self._served = eras.versions
         self._listed = [version.name for version in self._served]
         self.framer = LineFramer(max_line_bytes)
@@ -242,7 +244,9 @@ class ServerSession:
             return error_text(
                 message.id, INVALID_REQUEST, "id already in use by a request in flight"
             )  # RPC-DUPLICATE-ID
-        if self._era(message) is Era.MODERN:
+        # MOD-DUAL-ERA: each request's own era when both are served, else the one served.
+        modern = era_of(message.method, message.params) is Era.MODERN if self._dual else self._modern_only
+        if modern:
             return self._modern(message, batch)
         if message.method == INITIALIZE:
             if batch is not None:
@@ -256,11 +260,6 @@ class ServerSession:
         if message.method == PING:
             return result_text(message.id, {})  # LIFE-PING: in every phase, so before any version
         return self._route(message, batch, self._negotiated)
-
-    def _era(self, request: Request) -> Era:
-        if self.eras is Eras.BOTH:
-            return era_of(request.method, request.params)  # MOD-DUAL-ERA
-        return Era.MODERN if self.eras is Eras.MODERN else Era.LEGACY
 
     def _modern(self, request: Request, batch: _Batch | None) -> _Outcome:
         if request.method == INITIALIZE:

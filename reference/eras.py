@@ -100,11 +100,11 @@ def era_of(method: str, params: JsonObject | None) -> Era:
     request is modern when it is ``server/discover`` or its ``_meta`` names a protocol
     version: per-request metadata is what a modern request is.
     """
-    if method == INITIALIZE:
-        return Era.LEGACY
     if method == DISCOVER:
         return Era.MODERN
-    request_meta = params.get("_meta") if params is not None else None
+    if params is None or method == INITIALIZE:
+        return Era.LEGACY  # no _meta, or the request that selects legacy semantics
+    request_meta = params.get("_meta")
     if isinstance(request_meta, dict) and META_VERSION in request_meta:
         return Era.MODERN
     return Era.LEGACY
