@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import math
 import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -51,6 +52,7 @@ from .corpus import Scenario
 from .corpus_modern import BY_ERA, VERSION_NAMES, add_era_argument, era_of_version
 from .jobs import run_jobs
 from .report import (
+    Reproducer,
     ReproducerError,
     finding_json,
     load_reproducer,
@@ -444,6 +446,21 @@ def _explain(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _case_of(reproducer: Reproducer) -> Case:
+    stream = b"".join(reproducer.chunks)
+    lines = re.findall(rb"[^\n]*\n|[^\n]+\Z", stream)  # at LF only: a raw CR is what is judged
+    cuts = tuple(itertools.accumulate(len(chunk) for chunk in reproducer.chunks[:-1]))
+    return Case(tuple(lines), cuts, reproducer.settle)
+
+
+def _judged(argv: list[str], timing: Timing, reproducer: Reproducer) -> Callable[[Case], list[Finding]]:
+    def execute(case: Case) -> list[Finding]:
+        run = run_case(argv, case.chunks, timing, settle=case.settle, era=reproducer.era)
+        return judge(case.stream, run.observation)
+
+    return execute
+
+
 def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
     reproducer = load_reproducer(args.file)
     argv = command or reproducer.argv
@@ -451,6 +468,10 @@ def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing)
         argv, reproducer.chunks, timing, settle=reproducer.settle, record=args.transcript, era=reproducer.era
     )
     findings = judge(b"".join(reproducer.chunks), run.observation)
+    if reproducer.rule == "FRAME-LF-ONLY":
+        # As check and fuzz filed it: answers lost only with the raw line separators in place.
+        execute = _judged(argv, timing, reproducer)
+        findings = relabel_false_line_ends(findings, _case_of(reproducer), execute, reproducer.profile)
     shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
     for line in shown or transcript(reproducer.chunks, run):
         print(line)

@@ -28,7 +28,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from mcpref.fuzz.arguments import argument_problem
 from mcpref.fuzz.oracle_modern import (
@@ -276,6 +276,11 @@ class _Judge:
         self.response_ids: set[IdKey] = set()
         self.saw_notification = False
         self.probe_answers: list[JsonObject] = []
+        self.unread_ids: list[tuple[int, RequestId, str]] = []  # invalid requests whose id got no answer
+        self.initialized_early = False  # notifications/initialized before any initialize was accepted
+        self.position = 0  # of the output line being read
+        self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
+        self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
         self.modern = ModernJudge(ModernServer(), self.find)
         # Modern requests are judged against what the server showed of the modern era.
         self.modern_target = _Target(accepted_init=True, ready=True, version=min(MODERN_NAMES), capabilities=None)
@@ -316,7 +321,8 @@ class _Judge:
     # Output.
 
     def _read_output(self) -> None:
-        for raw in self.observation.output:
+        for position, raw in enumerate(self.observation.output):
+            self.position = position
             value = parse_line(raw)
             if not raw.isascii():
                 self.find(
@@ -359,7 +365,8 @@ class _Judge:
             )
             return
         if "method" in value:
-            return  # a request or notification from the server: not an answer
+            self.server_messages.append((self.position, show(value.get("method"))))  # not an answer
+            return
         problem = _shape_problem(value)
         if problem is not None:
             self.find("RPC-RESPONSE-SHAPE", None, problem, "a JSON-RPC response", show(value))
@@ -374,6 +381,7 @@ class _Judge:
                 self.probe_answers.append(value)  # not judged, but it shows the server's era
             else:
                 self.by_id.setdefault(id_key(answer_id), []).append(_Answer(value, in_array))
+                self.answered_at.setdefault(id_key(answer_id), self.position)
         else:
             self.find(
                 "RPC-RESPONSE-SHAPE",
@@ -549,8 +557,9 @@ class _Judge:
             self._request(index, line, message, in_batch)
         elif isinstance(message, Notification):
             self.saw_notification = True
-            if message.method == "notifications/initialized" and self.target.accepted_init:
-                self.target.ready = True
+            if message.method == "notifications/initialized":
+                self.target.ready = self.target.accepted_init
+                self.initialized_early |= not self.target.accepted_init
         elif isinstance(message, ClientResponse):
             if is_valid_id(message.id):
                 self.response_ids.add(id_key(message.id))
@@ -577,6 +586,12 @@ class _Judge:
             if message.code == INVALID_PARAMS or "params" in message.reason
             else "RPC-INVALID-REQUEST"
         )
+        if id_key(message.id) not in self.by_id:
+            # A peer that failed to decode the message may answer it with id null (JSON-RPC's rule for
+            # an id it could not detect): an id-null error left over is this line's answer, not an
+            # answer to a notification. Settled once the id-null answers are matched.
+            self.unread_ids.append((index, message.id, rule))
+            return
         answer = self._single(index, message.id, rule)
         if answer is None:
             return
@@ -690,12 +705,23 @@ class _Judge:
             if _result(answer) is None:
                 self.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", show(answer))
         elif not self.target.ready:
-            if error_code(answer) != INVALID_REQUEST:
-                self.find(
-                    "LIFE-PRE-INIT-REFUSED", index, "served before notifications/initialized", "-32600", show(answer)
-                )
+            self._early(index, answer)
         else:
             self._operating(index, request, answer, self.target)
+
+    def _early(self, index: int, answer: JsonObject) -> None:
+        """LIFE-PRE-INIT-REFUSED, or LIFE-INITIALIZED-EARLY when an early notifications/initialized came first."""
+        code = error_code(answer)
+        if code == INVALID_REQUEST:
+            return
+        how = "served" if "result" in answer else f"refused with {code}"
+        if self.target.accepted_init:
+            self.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before notifications/initialized", "-32600", show(answer))
+        elif self.initialized_early:
+            message = f"{how} after a notifications/initialized that came before any initialize"
+            self.find("LIFE-INITIALIZED-EARLY", index, message, "-32600", show(answer))
+        else:
+            self.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before initialize", "-32600", show(answer))
 
     def _malformed_modern(self, request: Request, answer: JsonObject) -> bool:
         """A request without modern metadata refused as a malformed modern one (or a ping as a method the
@@ -745,6 +771,7 @@ class _Judge:
         if result is None:
             self._refused_initialize(index, requested, answer)
             return
+        self._before_initialize_answer(index, request.id)
         chosen = result.get("protocolVersion")
         info = result.get("serverInfo")
         if not (
@@ -769,7 +796,9 @@ class _Judge:
                 "a published version",
                 show(chosen),
             )
-        elif requested in SUPPORTED_NAMES and chosen != requested:
+        elif requested in SUPPORTED_NAMES and chosen != requested and chosen not in LEGACY_NAMES:
+            # Another handshake version is a lawful counter-offer from a server that does not support
+            # the one requested, which cannot be told from outside: only a version no handshake has is.
             self.find(
                 "LIFE-VERSION-ACCEPT",
                 index,
@@ -787,6 +816,23 @@ class _Judge:
                 show(chosen),
             )
         self._accept(result)
+
+    def _before_initialize_answer(self, index: int, request_id: RequestId) -> None:
+        """LIFE-SERVER-EARLY: before its answer nothing is negotiated, so nothing but ping and logging is due."""
+        answered_at = self.answered_at[id_key(request_id)]
+        early = [
+            method
+            for position, method in self.server_messages
+            if position < answered_at and method not in ('"ping"', '"notifications/message"')
+        ]
+        if early:
+            self.find(
+                "LIFE-SERVER-EARLY",
+                index,
+                "sent before its initialize answer: " + ", ".join(early),
+                "only ping and log messages before it",
+                ", ".join(early),
+            )
 
     def _refused_initialize(self, index: int, requested: JsonValue, answer: JsonObject) -> None:
         if requested in SUPPORTED_NAMES:
@@ -896,12 +942,13 @@ class _Judge:
         for tool in listed:
             assert isinstance(tool, dict) and isinstance(tool["name"], str) and isinstance(tool["inputSchema"], dict)
             target.tools[tool["name"]] = tool["inputSchema"]
-            if "title" in tool and target.version in ("2024-11-05", "2025-03-26"):
+            undefined = _undefined_tool_fields(tool, target.version)
+            if undefined:
                 self.find(
                     "TOOLS-LIST-SHAPE",
                     index,
-                    "a Tool field this version does not define",
-                    "no title before 2025-06-18",
+                    f"Tool fields {target.version} does not define: {', '.join(undefined)}",
+                    f"only the Tool fields of {target.version}",
                     show(tool),
                     mandatory=False,
                 )
@@ -1037,8 +1084,20 @@ class _Judge:
                 self._missing(slot.line, slot.rule, f"error {codes} with id null")
             else:
                 self.find(slot.rule, slot.line, "no answer", f"error {codes} with id null", "nothing", slot.mandatory)
+        self._settle_unread_ids(leftover)
         for answer in leftover:
             self._unexpected(answer)
+
+    def _settle_unread_ids(self, leftover: list[JsonObject]) -> None:
+        """Invalid requests with an id and no answer by it take an id-null error left over, if any."""
+        for index, request_id, rule in self.unread_ids:
+            answer = next((a for a in leftover if error_code(a) in (PARSE_ERROR, INVALID_REQUEST)), None)
+            if answer is None:
+                self._single(index, request_id, rule)
+                continue
+            leftover.remove(answer)
+            expected = f"an answer with id {show(request_id)}"
+            self.find(rule, index, "answered with id null, though its id is readable", expected, show(answer))
 
     def _leftovers(self) -> None:
         for key, answers in self.by_id.items():
@@ -1093,6 +1152,33 @@ def _ambiguous_keys(line: bytes) -> bool:
 
 def _no_constant(name: str) -> JsonValue:
     raise ValueError(name)
+
+
+# The version that gave Tool each of its fields (schema/<version>/schema.ts, interface Tool); "" for
+# the fields every version has.
+TOOL_FIELDS: Final = {
+    "name": "",
+    "description": "",
+    "inputSchema": "",
+    "annotations": "2025-03-26",
+    "title": "2025-06-18",
+    "outputSchema": "2025-06-18",
+    "_meta": "2025-06-18",
+    "icons": "2025-11-25",
+    "execution": "2025-11-25",
+}
+
+
+def _undefined_tool_fields(tool: JsonObject, version: str | None) -> list[str]:
+    """The fields of ``tool`` that ``version`` does not define, each with the version that has it."""
+    undefined = []
+    for name in sorted(tool):
+        since = TOOL_FIELDS.get(name)
+        if since is None:
+            undefined.append(f"{name} (in no version)")
+        elif version is not None and version < since:  # versions are ISO dates: they sort as text
+            undefined.append(f"{name} (from {since})")
+    return undefined
 
 
 def _is_tool(tool: JsonValue) -> bool:

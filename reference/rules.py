@@ -190,6 +190,12 @@ RULES: tuple[Rule, ...] = (
         LEGACY,
         "notifications/initialized before a successful initialize is ignored.",
     ),
+    Rule(
+        "LIFE-SERVER-EARLY",
+        _S,
+        LEGACY,
+        "Before its initialize answer the server sends no request or notification but ping and log messages.",
+    ),
     # The modern era (2026-07-28): stateless requests, each carrying its own metadata.
     Rule("MOD-META-REQUIRED", _M, MODERN, "A modern request without a string _meta protocolVersion and an object clientCapabilities gets -32602."),
     Rule("MOD-VERSION-UNSUPPORTED", _M, MODERN, "A request naming a version the server does not serve gets -32022 with data {supported, requested}."),

@@ -13,6 +13,7 @@ number on SIGINT or SIGTERM. Each example in this directory changes one thing:
   reference would do with it (its effects), and the hook returns the effects to perform.
 - ``rewrite(data)``: edits every line written to stdout (each is one answer, or the
   array of a batch's answers), including answers that timers produce later.
+- ``drain``: whether answers still owed at stdin EOF are written before the exit.
 """
 
 from __future__ import annotations
@@ -172,8 +173,9 @@ def run(
     on_line: LineHook | None = None,
     rewrite: Callable[[bytes], bytes] | None = None,
     session: ServerSession | None = None,
+    drain: bool = True,
 ) -> int:
-    """Serve stdin/stdout until EOF; return the exit status."""
+    """Serve stdin/stdout until EOF; return the exit status. ``drain=False`` exits at EOF at once."""
     session = session or ServerSession()
     framer = framer or LineFramer(session.framer.max_line_bytes)
     loop = _Loop(session, on_line, rewrite)
@@ -191,7 +193,7 @@ def run(
                     loop.event(event)
         for event in framer.receive_eof():
             loop.event(event)
-        while (wait := loop.fire_due()) is not None:  # STDIO-EOF-DRAIN
+        while drain and (wait := loop.fire_due()) is not None:  # STDIO-EOF-DRAIN
             time.sleep(wait)
     except BrokenPipeError:
         log("stdout was closed; stopping")

@@ -61,6 +61,39 @@ def test_replay_reruns_a_saved_case_and_refuses_a_hostile_file(tmp_path: Path) -
     assert mcpref("replay", str(tmp_path / "junk.json")).returncode == 2
 
 
+SILENT_SPLITTER = """
+import io, json, sys
+INIT = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}
+for line in io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline=None):
+    try:
+        message = json.loads(line)
+    except ValueError:
+        continue
+    if isinstance(message, dict) and "id" in message and "method" in message:
+        result = INIT if message["method"] == "initialize" else {}
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+"""
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_replay_files_a_lost_answer_under_frame_lf_only_as_check_and_fuzz_do(tmp_path: Path) -> None:
+    # Once, replaying a FRAME-LF-ONLY reproducer reported the same failure as RPC-ONE-ANSWER.
+    handshake = encode({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    stream = handshake + encode({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    saved = tmp_path / "cr.json"
+    # Like the Python SDK's servers: universal newlines, and silence for what is not JSON.
+    server = tmp_path / "silent_splitter.py"
+    server.write_text(SILENT_SPLITTER)
+    chunks = [stream, b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n']
+    saved.write_text(reproducer_json("FRAME-LF-ONLY", Profile.SPEC, [sys.executable, str(server)], chunks, 0.0))
+    replayed = mcpref("replay", str(saved))
+    assert replayed.returncode == 1
+    verdicts = [line.split(":")[0] for line in replayed.stdout.splitlines() if line.startswith(("fail ", "warn "))]
+    assert set(verdicts) == {"fail FRAME-LF-ONLY"}
+    assert mcpref("replay", str(saved), "--", sys.executable, "-m", "mcpref.reference").returncode == 0
+
+
 def test_the_shell_reproduction_is_byte_exact() -> None:
     data = bytes(range(256)) + b"%'\\\n"
     result = subprocess.run(["sh", "-c", f"printf {printf_argument(data)}"], capture_output=True, check=True)

@@ -74,7 +74,7 @@ def call(request_id: object, name: object, arguments: object = None) -> bytes:
 
 
 def listed(version: str, request_id: int = 2) -> bytes:
-    with_title = version not in ("2024-11-05", "2025-03-26")
+    with_title = version >= "2025-06-18"  # ISO dates sort as text
     return result(request_id, {"tools": [listing(tool, with_title=with_title) for tool in TOOLS]})
 
 
@@ -191,6 +191,25 @@ def test_an_answer_no_request_asked_for_fails(stray: bytes) -> None:
 def test_an_answer_no_request_asked_for_after_a_notification_fails_as_answering_it() -> None:
     lines = [*HANDSHAKE, encode(notification("notifications/progress", {"progressToken": 1, "progress": 1}))]
     assert verdict(_judge(lines, [INIT_RESULT, error(None, -32601)])) == fails("RPC-NOTIFICATION-SILENT")
+
+
+@pytest.mark.spec("RPC-INVALID-REQUEST", "RPC-NOTIFICATION-SILENT")
+@pytest.mark.parametrize("code", [-32700, -32600])
+def test_an_id_null_error_for_an_invalid_request_with_a_readable_id_is_its_answer(code: int) -> None:
+    # Seen in the field: mcp-go cannot decode {"id":5,"method":5} and answers it with id null. That is
+    # the invalid request's wrong answer, not an answer to the notification that follows it.
+    invalid = b'{"jsonrpc":"2.0","id":5,"method":5}\n'
+    lines = [*HANDSHAKE, invalid, encode(notification("notifications/x"))]
+    findings = _judge(lines, [INIT_RESULT, error(None, code)])
+    assert verdict(findings) == fails("RPC-INVALID-REQUEST")
+    assert [f.message for f in findings] == ["answered with id null, though its id is readable"]
+    assert verdict(_judge(lines, [INIT_RESULT, error(5, -32600)])) == NONE
+    silent = _judge(lines, [INIT_RESULT])
+    assert verdict(silent) == fails("RPC-INVALID-REQUEST")
+    assert [f.message for f in silent] == ["no answer"]
+    # Any id-null error beyond the one the invalid request may own still answers the notification.
+    extra = [INIT_RESULT, error(None, code), error(None, -32601)]
+    assert verdict(_judge(lines, extra)) == fails("RPC-INVALID-REQUEST", "RPC-NOTIFICATION-SILENT")
 
 
 @pytest.mark.spec("STDIO-SURVIVE")
@@ -653,11 +672,20 @@ def test_an_initialize_result_without_a_published_version_fails(version: object)
     assert verdict(_judge([encode(initialize(0, "2025-11-25"))], [_init_answer(value)])) == fails(*expected)
 
 
-@pytest.mark.spec("LIFE-VERSION-ACCEPT")
-def test_answering_another_version_than_the_supported_one_requested_warns() -> None:
+@pytest.mark.spec("LIFE-VERSION-ACCEPT", "LIFE-VERSION-UNSUPPORTED")
+@pytest.mark.parametrize("chosen", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_another_handshake_version_is_a_lawful_counter_offer_in_both_profiles(chosen: str) -> None:
+    # Seen in the field: mcp-go answers 2025-03-26 when asked for 2025-11-25. A server that does not
+    # support the version requested must offer another it supports; which it supports is not visible.
     session = [encode(initialize(0, "2025-06-18"))]
-    assert verdict(_judge(session, [init_result(0, "2025-06-18")])) == NONE
-    assert verdict(_judge(session, [init_result(0, "2025-11-25")])) == warns("LIFE-VERSION-ACCEPT")
+    assert verdict(_judge(session, [init_result(0, chosen)])) == NONE
+
+
+@pytest.mark.spec("LIFE-VERSION-ACCEPT")
+@pytest.mark.parametrize("chosen", ["2024-10-07", "2026-07-28"])
+def test_answering_a_version_no_handshake_has_warns(chosen: str) -> None:
+    session = [encode(initialize(0, "2025-06-18"))]
+    assert verdict(_judge(session, [init_result(0, chosen)])) == warns("LIFE-VERSION-ACCEPT")
 
 
 @pytest.mark.spec("LIFE-VERSION-ACCEPT")
@@ -728,6 +756,18 @@ def test_a_request_served_before_notifications_initialized_warns() -> None:
         assert verdict(_judge(session, [*output, error(1, -32600)])) == NONE
         assert verdict(_judge(session, [*output, result(1, {"tools": []})])) == warns("LIFE-PRE-INIT-REFUSED")
         assert verdict(_judge(session, [*output, error(1, -32602)])) == warns("LIFE-PRE-INIT-REFUSED")
+
+
+@pytest.mark.spec("LIFE-INITIALIZED-EARLY", "LIFE-PRE-INIT-REFUSED")
+def test_a_request_served_after_an_early_initialized_notification_is_filed_under_that_rule() -> None:
+    # Seen in the field on all six targets: the notification alone opens the session for them.
+    session = [encode(notification("notifications/initialized")), encode(request(1, "tools/list"))]
+    assert verdict(_judge(session, [error(1, -32600)])) == NONE
+    served = _judge(session, [result(1, {"tools": []})])
+    assert verdict(served) == warns("LIFE-INITIALIZED-EARLY")
+    assert served[0].message == "served after a notifications/initialized that came before any initialize"
+    refused = _judge([encode(request(1, "tools/list"))], [error(1, -32602)])
+    assert [(f.rule, f.message) for f in refused] == [("LIFE-PRE-INIT-REFUSED", "refused with -32602 before initialize")]
 
 
 # Operation: methods and capabilities.
@@ -817,6 +857,40 @@ def test_a_tool_title_warns_before_2025_06_18(version: str, title_exists: bool) 
     plain = result(1, {"tools": [listing(TOOLS[0], with_title=False)]})
     assert verdict(_judge(session, [init, plain])) == NONE
     assert verdict(_judge(session, [init, titled])) == (NONE if title_exists else warns("TOOLS-LIST-SHAPE"))
+
+
+@pytest.mark.spec("TOOLS-LIST-SHAPE")
+@pytest.mark.parametrize(
+    ("field", "value", "since"),
+    [
+        ("annotations", {"readOnlyHint": True}, "2025-03-26"),
+        ("outputSchema", {"type": "object"}, "2025-06-18"),
+        ("_meta", {"fastmcp": {"tags": []}}, "2025-06-18"),
+        ("icons", [{"src": "data:image/png;base64,AA=="}], "2025-11-25"),
+        ("execution", {"taskSupport": "forbidden"}, "2025-11-25"),
+    ],
+)
+def test_every_tool_field_a_version_does_not_define_warns(field: str, value: object, since: str) -> None:
+    # Seen in the field: asked for 2024-11-05, every target lists fields of later versions.
+    tool = {**listing(TOOLS[0], with_title=False), field: value}
+    for version in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"):
+        lines, init = ready(version)
+        findings = _judge([*lines, encode(request(1, "tools/list"))], [init, result(1, {"tools": [tool]})])
+        if version < since:
+            assert verdict(findings) == warns("TOOLS-LIST-SHAPE")
+            assert findings[0].message == f"Tool fields {version} does not define: {field} (from {since})"
+        else:
+            assert verdict(findings) == NONE
+
+
+@pytest.mark.spec("TOOLS-LIST-SHAPE")
+def test_a_tool_field_no_version_defines_warns() -> None:
+    lines, init = ready("2025-11-25")
+    tool = {**listing(TOOLS[0], with_title=True), "x-vendor": 1}
+    findings = _judge([*lines, encode(request(1, "tools/list"))], [init, result(1, {"tools": [tool]})])
+    assert [(f.rule, f.message) for f in findings] == [
+        ("TOOLS-LIST-SHAPE", "Tool fields 2025-11-25 does not define: x-vendor (in no version)")
+    ]
 
 
 @pytest.mark.spec("RPC-INVALID-PARAMS")
