@@ -2,8 +2,8 @@
 
 Hypothesis does the searching, shrinking and remembering: each distinct rule broken
 raises its own exception type, so ``report_multiple_bugs`` shrinks each separately, and
-the example database under the campaign directory replays earlier failures first on the
-next run.
+the example database (``fuzz.database``: the campaign directory's, or one shared in Redis)
+replays earlier failures first on the next run.
 
 A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
 what they found is shrunk until N more cases have run at most. A budget in seconds is
@@ -32,12 +32,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from unittest import mock
 
 from hypothesis import HealthCheck, Phase, Verbosity, event, given, settings
 from hypothesis import seed as hypothesis_seed
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.database import ExampleDatabase
 from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
@@ -224,7 +223,7 @@ class Campaign:
         max_cases: int | None = None,
         seed: int | str | None = None,
         version: str | None = None,
-        directory: Path | None = None,
+        database: ExampleDatabase | None = None,
         timing: Timing | None = None,
         progress: Callable[[Progress], None] | None = None,
     ) -> None:
@@ -236,7 +235,7 @@ class Campaign:
         self.version = version
         # The era of the version asked for chooses the liveness probe; by default the cases are legacy.
         self.era = BY_NAME[version].era if version is not None else Era.LEGACY
-        self.directory = directory
+        self.database = database  # None: nothing is remembered from one run to the next
         self.timing = timing or Timing()
         self.progress = progress
         self.stats = Stats()
@@ -259,7 +258,7 @@ class Campaign:
             max_cases=share,
             seed=seed,
             version=self.version,
-            directory=self.directory,
+            database=self.database,
             timing=self.timing,
         )
 
@@ -373,12 +372,11 @@ class Campaign:
 
     def _run(self) -> Outcome:
         deadline = self.stats.started + self.budget
-        database = DirectoryBasedExampleDatabase(str(self.directory / "examples")) if self.directory else None
 
         @settings(
             max_examples=self.max_cases or 10**9,
             deadline=None,
-            database=database,
+            database=self.database,
             suppress_health_check=list(HealthCheck),
             report_multiple_bugs=True,
             verbosity=Verbosity.quiet,
@@ -417,7 +415,7 @@ class Campaign:
             # reproducible seed and the failures of earlier runs replayed first.
             test._hypothesis_internal_use_settings = settings(  # type: ignore[attr-defined]
                 test._hypothesis_internal_use_settings,  # type: ignore[attr-defined]
-                database=database,
+                database=self.database,
             )
         try:
             test()

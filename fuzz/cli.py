@@ -2,8 +2,8 @@
 
     mcpref serve   [--version-policy P] [--max-line-bytes N]
     mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--version V]
-                   [--report PATH] [--campaign-dir DIR] [--pause S] [--jobs N] [--progress]
-                   [CI] [WAIT] [-- CMD [ARGS...]]
+                   [--report PATH] [--campaign-dir DIR] [--database URL [--database-read-only]]
+                   [--pause S] [--jobs N] [--progress] [CI] [WAIT] [-- CMD [ARGS...]]
     mcpref check   [--profile spec|strict] [--json] [--html PATH] [CI] [WAIT] [-- CMD [ARGS...]]
     mcpref replay  FILE [--transcript] [WAIT] [-- CMD [ARGS...]]
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [CI] [WAIT]
@@ -50,6 +50,7 @@ from .baseline import TARGET, BaselineError
 from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
 from .corpus import Scenario
 from .corpus_modern import BY_ERA, VERSION_NAMES, add_era_argument, era_of_version
+from .database import DatabaseError, key_prefix, open_database
 from .jobs import run_jobs
 from .report import (
     Reproducer,
@@ -106,6 +107,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--report", type=Path, default=None, help="write a JSON report here")
     fuzz.add_argument("--campaign-dir", type=Path, default=None, help="example database and reproducers")
+    fuzz.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="a Redis example database shared by campaigns (redis://HOST:PORT/N) instead of the campaign directory's",
+    )
+    fuzz.add_argument(
+        "--database-read-only",
+        action="store_true",
+        help="only read --database; examples found are kept in the campaign directory's",
+    )
     fuzz.add_argument(
         "--pause",
         type=float,
@@ -189,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     except TargetError as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (ReproducerError, BaselineError) as exc:
+    except (ReproducerError, BaselineError, DatabaseError) as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -211,6 +223,8 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     profile = Profile(args.profile)
     baseline = ci.prepare(args, profile)
     directory = args.campaign_dir or _campaign_dir(command)
+    prefix = key_prefix(command, args.version, profile)
+    database = open_database(directory, args.database, read_only=args.database_read_only, prefix=prefix)
     timing = replace(timing, pause=args.pause)
     run_case(command, [], timing)  # raises TargetError when the command cannot start at all
     show = args.progress or sys.stderr.isatty()
@@ -221,7 +235,7 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         max_cases=args.max_cases,
         seed=args.seed,
         version=args.version,
-        directory=directory,
+        database=database,
         timing=timing,
         progress=stderr_progress if show else None,
     )

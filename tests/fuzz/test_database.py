@@ -1,0 +1,183 @@
+"""A shared example database: ``mcpref fuzz --database redis://…`` (``fuzz.database``).
+
+Against a real ``redis-server`` started here on a free loopback port, with nothing saved to
+disk; without ``redis-server`` those tests skip and say why (``.ci/run`` installs it). Each
+campaign is a real ``mcpref fuzz`` process with a seed and a budget in cases, as in
+``test_campaign.py``: what it finds does not depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from redis import Redis
+from test_campaign import BUGGY, campaign
+from test_cli import mcpref
+
+from mcpref.fuzz.database import key_prefix
+from mcpref.fuzz.oracle import Profile
+
+SILENT = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
+# 10 cases in two jobs: the first is the one-job campaign of seed 1 and 5 cases, which finds
+# RPC-PARSE-ERROR at its 2nd case. The first case of seed 2 (all a campaign of one case runs)
+# passes: a campaign of seed 2 that fails at once replays what seed 1 found.
+FINDING_CASES = 10
+OTHER_SEED = ("--seed", "2")  # argparse keeps the last --seed: this one overrides campaign()'s
+Contents = dict[bytes, set[bytes]]  # every key of a Redis database, with its values
+
+
+@dataclass(frozen=True)
+class FirstCampaign:
+    status: int
+    report: dict[str, object]
+    saved: Contents  # what it left in Redis
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def redis_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server not found (Debian's redis-server package; .ci/run installs it)")
+    port = _free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path_factory.mktemp("redis"))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    assert server.stdout is not None
+    log = []
+    for line in server.stdout:  # ends at EOF if the server exits (a port taken meanwhile, say)
+        log.append(line)
+        if b"Ready to accept connections" in line:
+            break
+    else:
+        server.wait()
+        pytest.fail("redis-server did not start:\n" + b"".join(log).decode(errors="replace"))
+    # The server logs on: its pipe is drained, so that it never blocks on a full one.
+    threading.Thread(target=server.stdout.read, daemon=True).start()
+    try:
+        yield port
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def _url(port: int) -> str:
+    return f"redis://127.0.0.1:{port}/0"
+
+
+def _contents(url: str) -> Contents:
+    client = Redis.from_url(url)
+    return {key: client.smembers(key) for key in client.keys("*")}
+
+
+def _failures(report: dict[str, object]) -> set[str]:
+    failures = report["failures"]
+    assert isinstance(failures, list)
+    assert all(Path(failure["reproducer"]).exists() for failure in failures)  # in the campaign's own directory
+    return {failure["id"] for failure in failures}
+
+
+@pytest.fixture(scope="module")
+def first(redis_port: int, tmp_path_factory: pytest.TempPathFactory) -> FirstCampaign:
+    """A campaign of seed 1 in two jobs, writing to Redis."""
+    Redis(port=redis_port).flushall()
+    tmp = tmp_path_factory.mktemp("first")
+    status, report = campaign(tmp, "first", "spec", SILENT, FINDING_CASES, "--jobs", "2", "--database", _url(redis_port))
+    return FirstCampaign(status, report, _contents(_url(redis_port)))
+
+
+@pytest.fixture
+def redis_url(redis_port: int, first: FirstCampaign) -> str:
+    """Redis as the first campaign left it."""
+    client = Redis(port=redis_port)
+    client.flushall()
+    for key, values in first.saved.items():
+        client.sadd(key, *values)
+    return _url(redis_port)
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_a_finding_is_replayed_first_by_a_campaign_with_another_seed_and_directory(
+    tmp_path: Path, redis_url: str, first: FirstCampaign
+) -> None:
+    assert first.status == 1 and "RPC-PARSE-ERROR" in _failures(first.report)
+    assert first.saved and all(key.startswith(key_prefix(SILENT, None, Profile.SPEC)) for key in first.saved)
+    status, alone = campaign(tmp_path, "alone", "spec", SILENT, 1, *OTHER_SEED)
+    assert (status, _failures(alone)) == (0, set())
+    status, second = campaign(tmp_path, "second", "spec", SILENT, 1, *OTHER_SEED, "--database", redis_url)
+    assert (status, second["first_failure_at_case"]) == (1, 1)
+    assert set() < _failures(second) <= _failures(first.report)
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_read_only_replays_from_redis_and_keeps_its_own_examples_in_the_campaign_directory(
+    tmp_path: Path, redis_url: str
+) -> None:
+    # A value that is no record of Hypothesis's choices: a campaign that writes deletes it.
+    client = Redis.from_url(redis_url)
+    for key in client.keys("*"):
+        client.sadd(key, b"stale")
+    before = _contents(redis_url)
+    status, reader = campaign(
+        tmp_path, "reader", "spec", SILENT, 1, *OTHER_SEED, "--database", redis_url, "--database-read-only", "--jobs", "2"
+    )
+    assert (status, reader["first_failure_at_case"]) == (1, 1)
+    assert _contents(redis_url) == before
+    assert any((tmp_path / "reader-spec" / "examples").rglob("*"))
+    status, _ = campaign(tmp_path, "writer", "spec", SILENT, 1, *OTHER_SEED, "--database", redis_url)
+    assert status == 1
+    assert _contents(redis_url) != before  # the stale values are gone: what read-only mode kept from happening
+
+
+def test_campaigns_share_examples_only_with_the_same_target_protocol_version_and_profile() -> None:
+    prefix = key_prefix(["/usr/bin/python3", "server.py"], None, Profile.SPEC)
+    assert prefix.startswith(b"mcpref-") and prefix.endswith(b":")
+    assert key_prefix([".venv/bin/python3", "server.py"], None, Profile.SPEC) == prefix
+    others = {
+        key_prefix(["/usr/bin/python3", "/srv/server.py"], None, Profile.SPEC),
+        key_prefix(["/usr/bin/node", "server.py"], None, Profile.SPEC),
+        key_prefix(["/usr/bin/python3", "server.py"], "2025-06-18", Profile.SPEC),
+        key_prefix(["/usr/bin/python3", "server.py"], "2026-07-28", Profile.SPEC),
+        key_prefix(["/usr/bin/python3", "server.py"], None, Profile.STRICT),
+    }
+    assert len(others) == 5 and prefix not in others
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--database", "http://127.0.0.1/0"], "Redis URL must specify one of the following schemes"),
+        (["--database", "redis://127.0.0.1:6379/zero"], "the database number must be a whole number"),
+        (["--database-read-only"], "--database-read-only needs --database"),
+    ],
+)
+def test_a_database_that_cannot_be_used_is_a_usage_error(options: list[str], message: str) -> None:
+    refused = mcpref("fuzz", "--max-cases", "1", *options)
+    assert (refused.returncode, refused.stderr.count("\n")) == (2, 1)
+    assert refused.stderr.startswith("mcpref: ") and message in refused.stderr
+
+
+def test_an_unreachable_redis_is_a_usage_error_that_does_not_show_its_password() -> None:
+    with socket.socket() as bound:  # bound, never listening: a connection to it is refused
+        bound.bind(("127.0.0.1", 0))
+        url = f"redis://:hunter2@127.0.0.1:{bound.getsockname()[1]}/0"
+        refused = mcpref("fuzz", "--max-cases", "1", "--database", url)
+    assert (refused.returncode, refused.stderr.count("\n")) == (2, 1)
+    assert refused.stderr.startswith("mcpref: --database: Redis cannot be used: ")
+    assert "hunter2" not in refused.stderr
