@@ -9,7 +9,11 @@ A case budget N is Hypothesis's own ``max_examples``: at most N cases are genera
 what they found is shrunk until N more cases have run at most. A budget in seconds is
 enforced from inside the test: once it is spent, a ``_BudgetSpent`` (not an
 ``Exception``, so Hypothesis does not take it for a failure) ends the run; shrinking
-already under way may use a few seconds of grace. A seed and a case budget give the same
+already under way may use a few seconds of grace. Hypothesis stops searching soon after the
+last new failure it finds; a campaign with a time budget (and no case budget) then starts a new
+round, a Hypothesis run of its own with a seed derived from the campaign's, in which the rules
+already found broken no longer count as failures: it searches on for others until the budget is
+spent, and each round's tree of tried choices is dropped with it. A seed and a case budget give the same
 cases on any machine: what a case shows does not depend on the machine's speed
 (``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
 (``_reproducible``).
@@ -137,6 +141,7 @@ class Stats:
     fresh_seconds: float = 0.0  # the part of target_seconds spent on fresh runs
     oracle_seconds: float = 0.0  # judging what the target did
     first_failure: int | None = None  # the case at which the first failure showed
+    rounds: int = 1  # Hypothesis runs: a time budget searches on after Hypothesis stops
 
 
 @dataclass(frozen=True)
@@ -372,6 +377,7 @@ class Campaign:
 
     def _run(self) -> Outcome:
         deadline = self.stats.started + self.budget
+        known: set[str] = set()  # rules found broken in earlier rounds: no longer failures to Hypothesis
 
         @settings(
             max_examples=self.max_cases or 10**9,
@@ -387,7 +393,7 @@ class Campaign:
         def probe(case: Case) -> None:
             now = time.monotonic()
             if (
-                now > deadline + (GRACE_SECONDS if self.best else 0.0)
+                now > deadline + (GRACE_SECONDS if set(self.best) - known else 0.0)
                 or (self.max_cases is not None and self.stats.cases >= 2 * self.max_cases)
                 or (self.stopped and self.stopped())
             ):
@@ -402,15 +408,33 @@ class Campaign:
             failing = _failing(findings, self.profile)
             if not failing:
                 return
-            rule = failing[0].rule
+            new = [finding for finding in failing if finding.rule not in known]
+            rule = (new or failing)[0].rule
             if self.stats.first_failure is None:
                 self.stats.first_failure = self.stats.cases
             self._keep(Failure(rule, case, run, findings))
-            raise _divergence(rule)(f"{rule}: {failing[0].message}")
+            if new:
+                raise _divergence(rule)(f"{rule}: {new[0].message}")
 
+        while self._round(probe):
+            # Hypothesis stops searching soon after the last new failure it finds. A campaign with a
+            # time budget searches on, in a new round, for failures of other rules.
+            known.update(self.best)
+            self.stats.rounds += 1
+        failures: dict[str, Failure] = {}
+        for failure in self.best.values():
+            # Attribution re-runs the case twice; a dead or deaf target makes each run wait
+            # for its probes, and death is no matter of chunking anyway.
+            attributed = failure if failure.rule == "STDIO-SURVIVE" else self._attribute(failure)
+            failures.setdefault(attributed.rule, attributed)
+        return Outcome(list(failures.values()), self.stats, self.warnings)
+
+    def _round(self, probe: Callable[[], None]) -> bool:
+        """One Hypothesis run of ``probe``; whether a new round may follow (a time budget left to spend)."""
         test = probe
         if self.seed is not None:
-            test = hypothesis_seed(self.seed)(probe)
+            seed = self.seed if self.stats.rounds == 1 else f"{self.seed}/round {self.stats.rounds}"
+            test = hypothesis_seed(seed)(probe)
             # seed() turns the example database off on purpose; a campaign wants both a
             # reproducible seed and the failures of earlier runs replayed first.
             test._hypothesis_internal_use_settings = settings(  # type: ignore[attr-defined]
@@ -420,16 +444,12 @@ class Campaign:
         try:
             test()
         except _BudgetSpent:
-            pass
+            return False
         except (Divergence, ExceptionGroup):
-            pass  # the failures are in self.best, each at its smallest
-        failures: dict[str, Failure] = {}
-        for failure in self.best.values():
-            # Attribution re-runs the case twice; a dead or deaf target makes each run wait
-            # for its probes, and death is no matter of chunking anyway.
-            attributed = failure if failure.rule == "STDIO-SURVIVE" else self._attribute(failure)
-            failures.setdefault(attributed.rule, attributed)
-        return Outcome(list(failures.values()), self.stats, self.warnings)
+            # The failures are in self.best, each at its smallest. A case budget is all generated
+            # by then, or Hypothesis judged the search done: --max-cases campaigns end here.
+            return self.max_cases is None and not (self.stopped and self.stopped())
+        return False  # no new failure: the search is exhausted
 
     def _keep(self, failure: Failure) -> None:
         kept = self.best.get(failure.rule)

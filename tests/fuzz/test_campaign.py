@@ -173,3 +173,19 @@ def test_a_server_that_drops_the_answers_it_owes_at_eof_fails_check_in_strict_on
     strict, spec = check("strict"), check("spec")
     assert {rule for rule, status in strict.items() if status not in ("pass", "n/a")} == {"STDIO-EOF-DRAIN"}
     assert strict["STDIO-EOF-DRAIN"] == "fail" and spec["STDIO-EOF-DRAIN"] == "warn"
+
+
+@pytest.mark.spec("LIFE-SERVER-EARLY")
+def test_a_time_budget_searches_on_after_hypothesis_stops_at_its_failures() -> None:
+    from mcpref.fuzz.campaign import Campaign
+    from mcpref.fuzz.oracle import Profile
+
+    # Every case of this server fails, from the first: Hypothesis soon judges the search done.
+    target = [sys.executable, str(BUGGY / "early_list_changed.py")]
+    counted = Campaign(target, profile=Profile.STRICT, max_cases=60, seed=1).run()
+    assert counted.stats.rounds == 1 and counted.stats.cases < 60  # --max-cases: as Hypothesis decides
+    timed = Campaign(target, profile=Profile.STRICT, budget=600, seed=1)
+    timed.stopped = lambda: timed.stats.cases >= 60  # the end of a time budget, without the clock
+    outcome = timed.run()
+    assert outcome.stats.cases == 60 and outcome.stats.rounds >= 2
+    assert [failure.rule for failure in outcome.failures] == ["LIFE-SERVER-EARLY"]
