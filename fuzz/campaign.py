@@ -13,7 +13,8 @@ already under way may use a few seconds of grace. Hypothesis stops searching soo
 last new failure it finds; a campaign with a time budget (and no case budget) then starts a new
 round, a Hypothesis run of its own with a seed derived from the campaign's, in which the rules
 already found broken no longer count as failures: it searches on for others until the budget is
-spent, and each round's tree of tried choices is dropped with it. A seed and a case budget give the same
+spent. A round also ends after ``ROUND_CASES`` cases, so that what Hypothesis keeps of every case
+(a cache, a tree of tried choices) is dropped before it grows. A seed and a case budget give the same
 cases on any machine: what a case shows does not depend on the machine's speed
 (``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
 (``_reproducible``).
@@ -52,6 +53,9 @@ from .strategies import Case, cases
 from .target import Process, Run, Session, Timing, run_case
 
 GRACE_SECONDS = 5.0
+# Cases a round of a time-budget campaign runs at most: Hypothesis keeps every case's choices in a
+# cache of 10,000 and a tree of all of them, which a new round drops (flat memory in long campaigns).
+ROUND_CASES = 2000
 SPARES = 2  # fresh processes started ahead
 YOUNG_OBJECTS_PER_COLLECTION = 50_000
 
@@ -71,6 +75,10 @@ def _divergence(rule: str) -> type[Divergence]:
 
 class _BudgetSpent(BaseException):
     pass
+
+
+class _RoundSpent(BaseException):
+    """ROUND_CASES cases ran in this round: the next begins with a Hypothesis of its own."""
 
 
 class _StillClock:
@@ -378,6 +386,7 @@ class Campaign:
     def _run(self) -> Outcome:
         deadline = self.stats.started + self.budget
         known: set[str] = set()  # rules found broken in earlier rounds: no longer failures to Hypothesis
+        round_start = [0]  # the campaign's case count when the current round began
 
         @settings(
             max_examples=self.max_cases or 10**9,
@@ -398,6 +407,8 @@ class Campaign:
                 or (self.stopped and self.stopped())
             ):
                 raise _BudgetSpent
+            if self.max_cases is None and self.stats.cases - round_start[0] >= ROUND_CASES:
+                raise _RoundSpent
             run, findings = self.execute(case)
             self.stats.cases += 1
             for finding in findings:
@@ -417,10 +428,11 @@ class Campaign:
                 raise _divergence(rule)(f"{rule}: {new[0].message}")
 
         while self._round(probe):
-            # Hypothesis stops searching soon after the last new failure it finds. A campaign with a
-            # time budget searches on, in a new round, for failures of other rules.
+            # Hypothesis stops searching soon after the last new failure it finds, and remembers every
+            # case: a campaign with a time budget searches on, in a new round, for failures of other rules.
             known.update(self.best)
             self.stats.rounds += 1
+            round_start[0] = self.stats.cases
         failures: dict[str, Failure] = {}
         for failure in self.best.values():
             # Attribution re-runs the case twice; a dead or deaf target makes each run wait
@@ -445,6 +457,8 @@ class Campaign:
             test()
         except _BudgetSpent:
             return False
+        except _RoundSpent:
+            return True
         except (Divergence, ExceptionGroup):
             # The failures are in self.best, each at its smallest. A case budget is all generated
             # by then, or Hypothesis judged the search done: --max-cases campaigns end here.

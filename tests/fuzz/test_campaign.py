@@ -189,3 +189,17 @@ def test_a_time_budget_searches_on_after_hypothesis_stops_at_its_failures() -> N
     outcome = timed.run()
     assert outcome.stats.cases == 60 and outcome.stats.rounds >= 2
     assert [failure.rule for failure in outcome.failures] == ["LIFE-SERVER-EARLY"]
+
+
+def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcpref.fuzz import campaign
+
+    monkeypatch.setattr(campaign, "ROUND_CASES", 15)
+    timed = campaign.Campaign([sys.executable, "-m", "mcpref.reference"], budget=600, seed=1)
+    timed.stopped = lambda: timed.stats.cases >= 40
+    outcome = timed.run()
+    assert (outcome.stats.cases, outcome.stats.rounds, outcome.failures) == (40, 3, [])
+    counted = campaign.Campaign([sys.executable, "-m", "mcpref.reference"], max_cases=20, seed=1).run()
+    assert (counted.stats.cases, counted.stats.rounds) == (20, 1)  # a case budget is one round
