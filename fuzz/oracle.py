@@ -449,7 +449,8 @@ class _Judge:
         """A peer refused, under a limit of its own, a line the reference serves: allowed, not ignoring it."""
         rule = refusal_allowed(line)
         key = id_key(request.id)
-        if rule is None or key in self.by_id or key in self.cancelled:
+        changed = any(_same_id_changed(other, request.id) for _, other in self.by_id)
+        if rule is None or key in self.by_id or key in self.cancelled or changed:
             return False
         codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
         self.slots.append(_NullSlot(index, True, codes, "RPC-ONE-ANSWER", True, rule))
@@ -537,6 +538,9 @@ class _Judge:
             # The client sent what is no message in this version: silence is allowed, with a warning.
             self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH-UNSUPPORTED", False))
             return
+        # A server that cannot read batches answers the line, once, with -32700: RPC-BATCH (a warning
+        # here; the requests in it go unanswered, which fails), not an answer to its notifications.
+        self.slots.append(_NullSlot(index, False, frozenset({PARSE_ERROR}), "RPC-BATCH", False, "RPC-BATCH"))
         if not items:
             self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH", True))
             return
@@ -593,8 +597,7 @@ class _Judge:
             self.unread_ids.append((index, message.id, rule))
             return
         answer = self._single(index, message.id, rule)
-        if answer is None:
-            return
+        assert answer is not None  # its id has an answer
         codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
         if error_code(answer) not in codes:
             self.find(
@@ -627,9 +630,7 @@ class _Judge:
             return None  # RPC-CANCEL: silence is allowed after a cancellation
         retyped = self._retyped(request_id)
         if retyped is not None:
-            self.find(
-                "RPC-ID-ECHO", index, "the answer changed the id's type", show(request_id), show(retyped.get("id"))
-            )
+            self.find("RPC-ID-ECHO", index, "the answer changed the id", show(request_id), show(retyped.get("id")))
             return None
         if _false_line_end(self.lines[index]) and any(error_code(n) == PARSE_ERROR for n in self.nulls):
             # Split at a false line end, the pieces draw -32700s: silence alone proves no split.
@@ -668,9 +669,9 @@ class _Judge:
         return self.by_id.pop(id_key(request_id), [])
 
     def _retyped(self, request_id: RequestId) -> JsonObject | None:
-        wanted = str(request_id)
+        """The answer to ``request_id`` under another id: its type changed, or its value through a float."""
         for key in list(self.by_id):
-            if str(key[1]) == wanted:
+            if _same_id_changed(key[1], request_id):
                 return self.by_id.pop(key)[0].value
         return None
 
@@ -701,6 +702,8 @@ class _Judge:
             self._initialize(index, request, answer, in_batch)
         elif self._malformed_modern(request, answer):
             return  # MOD-META-REQUIRED: before any legacy session, a modern server may read it so
+        elif is_modern(request) and "error" in answer:
+            return  # MOD-DUAL-ERA: a server never seen to speak the modern era may refuse its requests
         elif request.method == "ping":
             if _result(answer) is None:
                 self.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", show(answer))
@@ -1127,6 +1130,16 @@ class _Judge:
 
 _ENVELOPE_KEYS = ("id", "method", "jsonrpc", "params")
 _QUOTED_ENVELOPE_KEY = re.compile(b'"(?:' + b"|".join(key.encode() for key in _ENVELOPE_KEYS) + b')"')
+
+
+def _same_id_changed(answered: RequestId, sent: RequestId) -> bool:
+    """Whether an answer's id is the id sent with its type changed ("7" for 7), or an integer id
+    rounded to a double (2**53 + 1 answered as 2**53): the answer of a peer that read it so."""
+    if answered == sent and type(answered) is type(sent):
+        return False
+    if str(answered) == str(sent):
+        return True
+    return type(sent) is int and type(answered) is int and float(sent) == float(answered)
 
 
 def _key_values(line: bytes, key: str) -> list[JsonValue]:

@@ -5,7 +5,7 @@ integer id of an answer is rounded to the nearest double: `9007199254740993` com
 `9007199254740992`, an id the client never sent.
 Imitates: mcp-go 0.4x (`mcp-time`) and any server that decodes ids as JSON numbers into a
 float.
-Caught as: RPC-ONE-ANSWER (or RPC-ID-ECHO), profile ``spec``.
+Caught as: RPC-ID-ECHO (the answer changed the id), profile ``spec``.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # Learnt from third-party servers (docs/field-report.md).
     "early_list_changed": ("strict", "LIFE-SERVER-EARLY"),
     "null_id_for_invalid": ("spec", "RPC-INVALID-REQUEST"),
-    "float_ids": ("spec", "RPC-ONE-ANSWER"),
+    "float_ids": ("spec", "RPC-ID-ECHO"),
 }
 # What a finding must never be filed as, for an example (a false attribution once made).
 NEVER: dict[str, str] = {"null_id_for_invalid": "RPC-NOTIFICATION-SILENT"}

@@ -212,6 +212,46 @@ def test_an_id_null_error_for_an_invalid_request_with_a_readable_id_is_its_answe
     assert verdict(_judge(lines, extra)) == fails("RPC-INVALID-REQUEST", "RPC-NOTIFICATION-SILENT")
 
 
+@pytest.mark.spec("RPC-BATCH", "RPC-NOTIFICATION-SILENT")
+def test_a_batch_a_server_cannot_read_is_rpc_batch_not_an_answer_to_its_notifications() -> None:
+    # Seen in the field: mcp-go negotiates 2025-03-26 and answers every batch line with one -32700.
+    lines, init = ready("2025-03-26")
+    only_notification = [*lines, b'[{"jsonrpc":"2.0","method":"notifications/x"}]\n']
+    unread = error(None, -32700)
+    assert verdict(_judge(only_notification, [init])) == NONE
+    assert verdict(_judge(only_notification, [init, unread])) == warns("RPC-BATCH")
+    with_request = [*lines, b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"}]\n']
+    assert verdict(_judge(with_request, [init, unread])) == fails("RPC-BATCH")
+    # A second id-null error for the same line is no batch's: it answers the notification.
+    assert verdict(_judge(only_notification, [init, unread, unread]))[0] == {"RPC-NOTIFICATION-SILENT"}
+
+
+@pytest.mark.spec("RPC-ID-ECHO", "RPC-ONE-ANSWER", "RPC-PARSE-ERROR")
+def test_an_id_rounded_through_a_double_is_the_request_answered_under_another_id() -> None:
+    # Seen in the field: mcp-go answers id 2**53 + 1 as 2**53. The id-null -32700 that follows is the
+    # answer to the line that is not JSON, not a refusal of the large id.
+    lines = [*HANDSHAKE, b'{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\n', b"pas du json\n"]
+    rounded = result(9007199254740992)
+    findings = _judge(lines, [INIT_RESULT, rounded, error(None, -32700)])
+    assert verdict(findings) == fails("RPC-ID-ECHO")
+    assert [(f.expected, f.actual) for f in findings] == [("9007199254740993", "9007199254740992")]
+    exact = result(9007199254740993)
+    assert verdict(_judge(lines, [INIT_RESULT, exact, error(None, -32700)])) == NONE
+
+
+@pytest.mark.spec("MOD-DUAL-ERA", "LIFE-PING", "CAP-ANNOUNCED-METHODS")
+@pytest.mark.parametrize("method", ["ping", "tools/list"])
+def test_a_server_never_seen_to_speak_the_modern_era_may_refuse_its_requests(method: str) -> None:
+    # Seen in the field: the Python SDK keeps one era per connection and refuses a modern ping with
+    # -32600 after initialize; no answer of the session shows it speaking the modern era.
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+    lines, init = ready("2025-11-25")
+    session = [*lines, encode(request(1, method, {"_meta": meta}))]
+    assert verdict(_judge(session, [init, error(1, -32600)])) == NONE
+    plain = [*lines, encode(request(1, method))]
+    assert verdict(_judge(plain, [init, error(1, -32600)]))[0]  # the same refusal of a legacy request fails
+
+
 @pytest.mark.spec("STDIO-SURVIVE")
 def test_a_dead_server_is_reported_once_not_for_every_line_left_unanswered() -> None:
     lines = [*HANDSHAKE, b"pas du json\n", b"[]\n", encode(request(1, "tools/list"))]
@@ -768,6 +808,24 @@ def test_a_request_served_after_an_early_initialized_notification_is_filed_under
     assert served[0].message == "served after a notifications/initialized that came before any initialize"
     refused = _judge([encode(request(1, "tools/list"))], [error(1, -32602)])
     assert [(f.rule, f.message) for f in refused] == [("LIFE-PRE-INIT-REFUSED", "refused with -32602 before initialize")]
+
+
+@pytest.mark.spec("LIFE-SERVER-EARLY")
+@pytest.mark.parametrize(
+    ("early", "expected"),
+    [
+        ({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}, warns("LIFE-SERVER-EARLY")),
+        ({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"}, warns("LIFE-SERVER-EARLY")),
+        ({"jsonrpc": "2.0", "id": "s1", "method": "ping"}, NONE),
+        ({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}, NONE),
+    ],
+)
+def test_a_server_message_before_its_initialize_answer_warns_unless_ping_or_logging(
+    early: JsonDict, expected: tuple[set[str], set[str]]
+) -> None:
+    lines, init = ready("2025-11-25")
+    assert verdict(_judge(lines, [json.dumps(early).encode(), init])) == expected
+    assert verdict(_judge(lines, [init, json.dumps(early).encode()])) == NONE  # after it: not judged
 
 
 # Operation: methods and capabilities.
