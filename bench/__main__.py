@@ -10,7 +10,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from . import campaign, framer, memory, serve
+from . import campaign, framer, long_campaign, memory, scale, serve
 from .common import Row, machine, progress, table
 
 ITEMS: dict[str, Callable[[], list[Row]]] = {
@@ -19,12 +19,14 @@ ITEMS: dict[str, Callable[[], list[Row]]] = {
     "3": campaign.throughput,
     "4": campaign.detection,
     "5": memory.run,
+    "6": scale.run,
+    "7": long_campaign.run,
 }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--only", default=",".join(ITEMS), help="comma-separated items of issue 5 (default: all)")
+    parser.add_argument("--only", default=",".join(ITEMS), help="comma-separated items (default: all)")
     items = [item.strip() for item in parser.parse_args().only.split(",")]
     unknown = [item for item in items if item not in ITEMS]
     if unknown:

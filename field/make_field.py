@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,8 @@ RUNS = WORK / "runs"
 DOCS = ROOT / "docs"
 REPRO = DOCS / "field-repro"
 REPORT = DOCS / "field-report.md"
-TRIAGE = SOURCE / "triage.md"
+TRIAGE = SOURCE / "triage.md"  # the triage's prose: method, oracle errors found and fixed, observations
+TRIAGE_TABLE = SOURCE / "triage.toml"  # one entry per kind of finding; every finding must match one
 PYTHON = sys.executable
 MCPREF = [PYTHON, "-m", "mcpref"]
 MODERN = "2026-07-28"
@@ -53,6 +55,24 @@ ERAS = ("legacy", "modern")
 PROFILES = ("spec", "strict")
 NODE_DIR = WORK / "node"
 NODE_MODULES = ".field/node/node_modules"
+# The probes beside the runs (field/<script> and its arguments), each written to .field/runs/<stem>.txt,
+# and their sections of the report.
+PROBES = {"version_probe.py": [], "eof_probe.py": ["--repeat", "5"]}
+PROBE_SECTIONS = {
+    "version_probe.py": (
+        "Versions answered, and what comes before the answer",
+        "Each target gets `initialize` alone for each version asked, its answer awaited with stdin open, then "
+        "`notifications/initialized` and `tools/list`: the version answered, the server's own requests and "
+        "notifications before its initialize answer (LIFE-SERVER-EARLY), and the Tool fields it lists beyond "
+        "`name`, `description` and `inputSchema` (TOOLS-LIST-SHAPE judges them against the version answered).",
+    ),
+    "eof_probe.py": (
+        "Replies owed at end of input",
+        "Each target gets `initialize` (2025-11-25), `notifications/initialized`, `tools/list` (id 1) and a "
+        "call of one of its own tools (id 2) in one write, then its stdin is closed; five runs each, inside "
+        "the same network namespace. Every answer listed is owed (STDIO-EOF-DRAIN; RPC-ONE-ANSWER).",
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -364,18 +384,18 @@ def one_run(targets: list[Target], index: int, seed: int, max_cases: int) -> dic
 
 
 def verdicts(results: dict[str, Any]) -> dict[str, Any]:
-    """What two runs must agree on: every rule's status per check, and each campaign's findings."""
+    """What two runs must agree on: every rule's status per check, and the rules each campaign found broken."""
     table: dict[str, Any] = {}
     for label, result in results.items():
         entry: dict[str, Any] = {"modern": result["modern"]}
         for key, checked in result["checks"].items():
             entry[f"check {key}"] = {row["id"]: row["status"] for row in checked["rules"]}
         for era, report in result["fuzz"].items():
+            # Not the case counts: a racy target's outcomes steer Hypothesis's generation and shrinking
+            # (the runs' counts are shown beside the verdicts instead).
             entry[f"fuzz {era}"] = {
                 "failures": sorted(failure["id"] for failure in report["failures"]),
                 "warnings": sorted(warning["id"] for warning in report["warnings"]),
-                "cases": report["cases"],
-                "first_failure_at_case": report["first_failure_at_case"],
             }
         table[label] = entry
     return table
@@ -578,9 +598,44 @@ def short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text)} chars)"
 
 
+@dataclass(frozen=True)
+class Triage:
+    """One kind of finding: which targets, rules and scenarios it covers, and what it is."""
+
+    id: str
+    verdict: str  # genuine, reference decision, measurement
+    title: str
+    text: str
+    rules: tuple[str, ...]
+    targets: tuple[str, ...]
+    scenarios: tuple[str, ...] = ()  # empty: any; "campaign" for a fuzz finding
+
+    def covers(self, finding: Finding) -> bool:
+        return (
+            finding.rule in self.rules
+            and finding.target in self.targets
+            and (not self.scenarios or finding.scenario in self.scenarios)
+        )
+
+
+def triage_table() -> list[Triage]:
+    entries = tomllib.loads(TRIAGE_TABLE.read_text())["entry"] if TRIAGE_TABLE.exists() else []
+    return [
+        Triage(e["id"], e["verdict"], e["title"], e["text"].strip(), tuple(e["rules"]), tuple(e["targets"]),
+               tuple(e.get("scenarios", ())))
+        for e in entries
+    ]
+
+
+def triaged(findings: list[Finding]) -> dict[int, Triage | None]:
+    """Each finding's triage entry (by its position), the first that covers it; None: untriaged."""
+    table = triage_table()
+    return {index: next((t for t in table if t.covers(f)), None) for index, f in enumerate(findings)}
+
+
 def render(
     targets: list[Target],
-    results: dict[str, Any],
+    runs: list[dict[str, Any]],
     findings: list[Finding],
     installs: dict[str, dict[str, Any]],
     comparison: list[str] | None,
@@ -588,6 +643,7 @@ def render(
     seed: int,
     max_cases: int,
 ) -> str:
+    results = runs[0]
     out: list[str] = []
     out.append("# mcpref in the field: third-party stdio MCP servers")
     out.append("")
@@ -673,6 +729,17 @@ def render(
         out.append("")
         out += [f"- {line}" for line in comparison]
     out.append("")
+    out.append("Campaign figures, per run (cases run, first failing case):")
+    out.append("")
+    for target in targets:
+        for era in results[target.label]["fuzz"]:
+            figures = [
+                f"{run[target.label]['fuzz'][era]['cases']}, {run[target.label]['fuzz'][era]['first_failure_at_case']}"
+                for run in runs
+                if era in run.get(target.label, {}).get("fuzz", {})
+            ]
+            out.append(f"- `{target.label}` {era}: " + " / ".join(figures))
+    out.append("")
     out.append("## Verdicts")
     out.append("")
     out.append(
@@ -712,6 +779,7 @@ def render(
                 f"{report['first_failure_at_case']}."
             )
             out.append("")
+    triage = triaged(findings)
     out.append("## Findings")
     out.append("")
     out.append(
@@ -723,6 +791,11 @@ def render(
         statuses = ", ".join(f"{profile} {status}" for profile, status in finding.statuses.items())
         out.append(f"### F{number}. `{finding.target}`, {finding.era}: {finding.rule} ({finding.level}; {statuses})")
         out.append("")
+        entry = triage[number - 1]
+        if entry is None:
+            out.append("- triage: **none** (untriaged)")
+        else:
+            out.append(f"- triage: [{entry.id}](#{entry.id.lower()}) ({entry.verdict}): {entry.title}")
         where = f"scenario *{finding.scenario}*" if finding.source == "check" else "the campaign's minimal case"
         out.append(f"- {where}: {short(finding.message)}")
         if finding.also:
@@ -749,26 +822,34 @@ def render(
             out.append("")
             out.append("  </details>")
         out.append("")
-    probe_file = RUNS / "eof-probe.txt"
-    if probe_file.exists():
-        out.append("## Replies owed at end of input (`field/eof_probe.py`)")
-        out.append("")
-        out.append(
-            "Each target gets `initialize` (2025-11-25), `notifications/initialized`, `tools/list` (id 1) and a "
-            "call of one of its own tools (id 2) in one write, then its stdin is closed; five runs each, inside "
-            "the same network namespace. Every answer listed is owed (STDIO-EOF-DRAIN; RPC-ONE-ANSWER)."
-        )
-        out.append("")
-        out.append("```")
-        out += probe_file.read_text().rstrip().splitlines()
-        out.append("```")
-        out.append("")
-    out.append("## Triage (draft)")
+    for script, (title, text) in PROBE_SECTIONS.items():
+        probe_file = RUNS / f"{Path(script).stem}.txt"
+        if probe_file.exists():
+            out += [f"## {title} (`field/{script}`)", "", text, "", "```"]
+            out += probe_file.read_text().rstrip().splitlines()
+            out += ["```", ""]
+    out.append("## Triage")
     out.append("")
     if TRIAGE.exists():
         out.append(TRIAGE.read_text().strip())
-    else:
-        out.append("Not written yet (`field/triage.md`).")
+        out.append("")
+    out.append("### Kinds of finding")
+    out.append("")
+    out.append(
+        "Every finding above is covered by one entry of `field/triage.toml`, the first that names its target, "
+        "rule and (when the entry names any) scenario; `make field` exits 1 while any finding is left untriaged."
+    )
+    out.append("")
+    for entry in triage_table():
+        numbers = [f"F{index + 1}" for index, t in triage.items() if t is entry]
+        out.append(f"#### {entry.id}")
+        out.append("")
+        out.append(f"**{entry.title}** ({entry.verdict}; {len(numbers)} findings: {', '.join(numbers) or 'none'})")
+        out.append("")
+        out.append(entry.text)
+        out.append("")
+    untriaged = [f"F{index + 1}" for index, t in triage.items() if t is None]
+    out.append(f"Untriaged: {', '.join(untriaged)}." if untriaged else "Untriaged: none.")
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -795,19 +876,16 @@ def finish(
         for r in runs
     ]
     results = runs[0]
-    probe_file = RUNS / "eof-probe.txt"
-    if findings is None or not probe_file.exists():
-        print("make field: field/eof_probe.py", flush=True)
-        probe = subprocess.run(
-            [PYTHON, str(SOURCE / "eof_probe.py"), "--repeat", "5"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        probe_file.write_text(
-            probe.stdout + (f"(exit {probe.returncode}) {probe.stderr[-500:]}" if probe.returncode else "")
-        )
+    for script, arguments in PROBES.items():
+        probe_file = RUNS / f"{Path(script).stem}.txt"
+        if findings is None or not probe_file.exists():
+            print(f"make field: field/{script}", flush=True)
+            probe = subprocess.run(
+                [PYTHON, str(SOURCE / script), *arguments], cwd=ROOT, capture_output=True, text=True, check=False
+            )
+            probe_file.write_text(
+                probe.stdout + (f"(exit {probe.returncode}) {probe.stderr[-500:]}" if probe.returncode else "")
+            )
     if findings is None:
         findings = collect(targets, results)
         save_reproducers(targets, results, findings)
@@ -815,11 +893,11 @@ def finish(
         for finding in findings:
             replay(finding)
     state = {
-        "results": results, "findings": [vars(f) for f in findings], "installs": installs,
+        "runs": runs, "findings": [vars(f) for f in findings], "installs": installs,
         "comparison": comparison, "seconds": seconds, "seed": args.seed, "max_cases": args.max_cases,
     }  # fmt: skip
     (RUNS / "state.json").write_text(json.dumps(state, indent=1))
-    REPORT.write_text(render(targets, results, findings, installs, comparison, seconds, args.seed, args.max_cases))
+    REPORT.write_text(render(targets, runs, findings, installs, comparison, seconds, args.seed, args.max_cases))
     print(f"make field: wrote {REPORT.relative_to(ROOT)} ({len(runs)} run(s)), {len(findings)} findings", flush=True)
     if comparison:
         print("make field: the runs' verdicts differ:\n" + "\n".join(comparison), flush=True)
@@ -828,10 +906,18 @@ def finish(
     return findings
 
 
+def untriaged(findings: list[Finding]) -> int:
+    """1 when a finding is left untriaged (the report lists them), else 0."""
+    left = [f"F{index + 1}" for index, entry in triaged(findings).items() if entry is None]
+    if left:
+        print(f"make field: untriaged findings: {', '.join(left)} (field/triage.toml)", flush=True)
+    return 1 if left else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-cases", type=int, default=300)
+    parser.add_argument("--max-cases", type=int, default=150)
     parser.add_argument("--runs", type=int, default=2, help="run everything this many times and compare the verdicts")
     parser.add_argument("--start", type=int, default=1, help="number of the first run (its folder .field/runs/N)")
     parser.add_argument("--only", nargs="*", default=None, help="the targets to run (labels), default all")
@@ -857,11 +943,11 @@ def main() -> int:
             state["findings"] = [vars(f) for f in saved]
             (RUNS / "state.json").write_text(json.dumps(state, indent=1))
         page = render(
-            targets, state["results"], saved, state["installs"], state["comparison"], state["seconds"],
+            targets, state["runs"], saved, state["installs"], state["comparison"], state["seconds"],
             state["seed"], state["max_cases"],
         )  # fmt: skip
         REPORT.write_text(page)
-        return 0
+        return untriaged(saved)
     installs = install(targets)
     if args.reuse is not None:
         runs = [json.loads((RUNS / str(index) / "results.json").read_text()) for index in args.reuse]
@@ -869,17 +955,16 @@ def main() -> int:
         kept: list[Finding] | None = None  # the replays already made of the same first run are kept
         if state_file.exists():
             state = json.loads(state_file.read_text())
-            if state["results"] == runs[0]:
+            if state.get("runs", [state.get("results")])[0] == runs[0]:  # "results": one run, an older state
                 kept = [Finding(**entry) for entry in state["findings"]]
-        finish(targets, runs, installs, kept, args)
-        return 0
+        return untriaged(finish(targets, runs, installs, kept, args))
     runs = []
     findings: list[Finding] | None = None
     for index in range(args.start, args.start + args.runs):
         runs.append(one_run(targets, index, args.seed, args.max_cases))
         if not args.no_report:
             findings = finish(targets, runs, installs, findings, args)
-    return 0
+    return untriaged(findings) if findings is not None else 0
 
 
 if __name__ == "__main__":
