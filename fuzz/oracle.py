@@ -449,7 +449,7 @@ class _Judge:
         """A peer refused, under a limit of its own, a line the reference serves: allowed, not ignoring it."""
         rule = refusal_allowed(line)
         key = id_key(request.id)
-        changed = any(_same_id_changed(other, request.id) for _, other in self.by_id)
+        changed = any(self._unsent(other) and _same_id_changed(other[1], request.id) for other in self.by_id)
         if rule is None or key in self.by_id or key in self.cancelled or changed:
             return False
         codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
@@ -671,9 +671,13 @@ class _Judge:
     def _retyped(self, request_id: RequestId) -> JsonObject | None:
         """The answer to ``request_id`` under another id: its type changed, or its value through a float."""
         for key in list(self.by_id):
-            if _same_id_changed(key[1], request_id):
+            if self._unsent(key) and _same_id_changed(key[1], request_id):
                 return self.by_id.pop(key)[0].value
         return None
+
+    def _unsent(self, key: IdKey) -> bool:
+        """Whether no request of the session has this id: an answer by it is no other request's own."""
+        return self.id_uses[key] == 0
 
     # Requests.
 

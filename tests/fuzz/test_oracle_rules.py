@@ -239,6 +239,15 @@ def test_an_id_rounded_through_a_double_is_the_request_answered_under_another_id
     assert verdict(_judge(lines, [INIT_RESULT, exact, error(None, -32700)])) == NONE
 
 
+@pytest.mark.spec("RPC-ID-ECHO", "RPC-ONE-ANSWER")
+def test_an_exact_answer_to_one_request_is_never_taken_for_another_s_rounded_id() -> None:
+    # Seen in the field: 2**53 + 16 and 2**53 + 17 round to the same double; the answer to the second,
+    # exact, was taken for the first's id changed, and the second's answer counted missing.
+    lines = [*HANDSHAKE, encode(request(9007199254741008, "ping")), encode(request(9007199254741009, "ping"))]
+    findings = _judge(lines, [INIT_RESULT, result(9007199254741009)])
+    assert [(f.rule, f.line) for f in findings] == [("RPC-ONE-ANSWER", 2)]  # the first one's, unanswered
+
+
 @pytest.mark.spec("MOD-DUAL-ERA", "LIFE-PING", "CAP-ANNOUNCED-METHODS")
 @pytest.mark.parametrize("method", ["ping", "tools/list"])
 def test_a_server_never_seen_to_speak_the_modern_era_may_refuse_its_requests(method: str) -> None:
