@@ -1138,9 +1138,8 @@ _QUOTED_ENVELOPE_KEY = re.compile(b'"(?:' + b"|".join(key.encode() for key in _E
 
 def _same_id_changed(answered: RequestId, sent: RequestId) -> bool:
     """Whether an answer's id is the id sent with its type changed ("7" for 7), or an integer id
-    rounded to a double (2**53 + 1 answered as 2**53): the answer of a peer that read it so."""
-    if answered == sent and type(answered) is type(sent):
-        return False
+    rounded to a double (2**53 + 1 answered as 2**53): the answer of a peer that read it so. Never the
+    id itself: an answer by it was taken as the request's own."""
     if str(answered) == str(sent):
         return True
     return type(sent) is int and type(answered) is int and float(sent) == float(answered)
