@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,7 @@ ERAS = ("legacy", "modern")
 PROFILES = ("spec", "strict")
 NODE_DIR = WORK / "node"
 NODE_MODULES = ".field/node/node_modules"
+REPLAYS = 4  # reproducers replayed side by side (a verdict does not depend on the machine's load)
 # The probes beside the runs (field/<script> and its arguments), each written to .field/runs/<stem>.txt,
 # and their sections of the report.
 PROBES = {"version_probe.py": [], "eof_probe.py": ["--repeat", "5"]}
@@ -694,6 +696,9 @@ def render(
     )
     state = "with local changes in fuzz/ or reference/" if dirty.stdout.strip() else "fuzz/ and reference/ unchanged"
     out.append(f"mcpref (the oracle) at the time of this report: commit `{commit.stdout.strip()}`, {state}.")
+    runs_commit = (RUNS / "oracle-commit.txt").read_text().strip() if (RUNS / "oracle-commit.txt").exists() else None
+    if runs_commit and not commit.stdout.strip().startswith(runs_commit[:7]):
+        out.append(f"The runs themselves were made with mcpref at commit `{runs_commit[:7]}` (`.field/runs/oracle-commit.txt`).")
     out.append("")
     out.append("## Check times")
     out.append("")
@@ -878,7 +883,7 @@ def finish(
     results = runs[0]
     for script, arguments in PROBES.items():
         probe_file = RUNS / f"{Path(script).stem}.txt"
-        if findings is None or not probe_file.exists():
+        if not probe_file.exists():  # made once per make field (main() removes them before fresh runs)
             print(f"make field: field/{script}", flush=True)
             probe = subprocess.run(
                 [PYTHON, str(SOURCE / script), *arguments], cwd=ROOT, capture_output=True, text=True, check=False
@@ -889,9 +894,9 @@ def finish(
     if findings is None:
         findings = collect(targets, results)
         save_reproducers(targets, results, findings)
-        print(f"make field: replaying {len(findings)} reproducers", flush=True)
-        for finding in findings:
-            replay(finding)
+        print(f"make field: replaying {len(findings)} reproducers, {REPLAYS} at a time", flush=True)
+        with ThreadPoolExecutor(REPLAYS) as pool:  # each replay is a process of its own
+            list(pool.map(replay, findings))
     state = {
         "runs": runs, "findings": [vars(f) for f in findings], "installs": installs,
         "comparison": comparison, "seconds": seconds, "seed": args.seed, "max_cases": args.max_cases,
@@ -958,6 +963,8 @@ def main() -> int:
             if state.get("runs", [state.get("results")])[0] == runs[0]:  # "results": one run, an older state
                 kept = [Finding(**entry) for entry in state["findings"]]
         return untriaged(finish(targets, runs, installs, kept, args))
+    for script in PROBES:
+        (RUNS / f"{Path(script).stem}.txt").unlink(missing_ok=True)
     runs = []
     findings: list[Finding] | None = None
     for index in range(args.start, args.start + args.runs):
