@@ -255,6 +255,7 @@ class Campaign:
         self.best: dict[str, Failure] = {}
         self.warnings: dict[str, Finding] = {}
         self._last_progress = 0.0
+        self._round_start = 0  # the case count when the current round began
         self._sessions: dict[bytes, Session] = {}
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
         self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
@@ -386,7 +387,6 @@ class Campaign:
     def _run(self) -> Outcome:
         deadline = self.stats.started + self.budget
         known: set[str] = set()  # rules found broken in earlier rounds: no longer failures to Hypothesis
-        round_start = [0]  # the campaign's case count when the current round began
 
         @settings(
             max_examples=self.max_cases or 10**9,
@@ -407,7 +407,7 @@ class Campaign:
                 or (self.stopped and self.stopped())
             ):
                 raise _BudgetSpent
-            if self.max_cases is None and self.stats.cases - round_start[0] >= ROUND_CASES:
+            if self.max_cases is None and self.stats.cases - self._round_start >= ROUND_CASES:
                 raise _RoundSpent
             run, findings = self.execute(case)
             self.stats.cases += 1
@@ -432,7 +432,7 @@ class Campaign:
             # case: a campaign with a time budget searches on, in a new round, for failures of other rules.
             known.update(self.best)
             self.stats.rounds += 1
-            round_start[0] = self.stats.cases
+            self._round_start = self.stats.cases
         failures: dict[str, Failure] = {}
         for failure in self.best.values():
             # Attribution re-runs the case twice; a dead or deaf target makes each run wait

@@ -278,7 +278,6 @@ class _Judge:
         self.probe_answers: list[JsonObject] = []
         self.unread_ids: list[tuple[int, RequestId, str]] = []  # invalid requests whose id got no answer
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
-        self.position = 0  # of the output line being read
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
         self.modern = ModernJudge(ModernServer(), self.find)
@@ -322,7 +321,6 @@ class _Judge:
 
     def _read_output(self) -> None:
         for position, raw in enumerate(self.observation.output):
-            self.position = position
             value = parse_line(raw)
             if not raw.isascii():
                 self.find(
@@ -334,9 +332,9 @@ class _Judge:
                 )
             if isinstance(value, list):
                 for member in value:
-                    self._answer(raw, member, in_array=True)
+                    self._answer(position, member, in_array=True)
             elif isinstance(value, dict):
-                self._answer(raw, value, in_array=False)
+                self._answer(position, value, in_array=False)
             elif value is not BLANK or raw:
                 self.find(
                     "STDIO-STDOUT-MESSAGES-ONLY",
@@ -354,7 +352,7 @@ class _Judge:
                 show(self.observation.trailing.decode("utf-8", "replace")),
             )
 
-    def _answer(self, raw: bytes, value: JsonValue, in_array: bool) -> None:
+    def _answer(self, position: int, value: JsonValue, in_array: bool) -> None:
         if not isinstance(value, dict):
             self.find(
                 "RPC-RESPONSE-SHAPE",
@@ -365,7 +363,7 @@ class _Judge:
             )
             return
         if "method" in value:
-            self.server_messages.append((self.position, show(value.get("method"))))  # not an answer
+            self.server_messages.append((position, show(value.get("method"))))  # not an answer
             return
         problem = _shape_problem(value)
         if problem is not None:
@@ -381,7 +379,7 @@ class _Judge:
                 self.probe_answers.append(value)  # not judged, but it shows the server's era
             else:
                 self.by_id.setdefault(id_key(answer_id), []).append(_Answer(value, in_array))
-                self.answered_at.setdefault(id_key(answer_id), self.position)
+                self.answered_at.setdefault(id_key(answer_id), position)
         else:
             self.find(
                 "RPC-RESPONSE-SHAPE",
