@@ -32,7 +32,7 @@ from mcpref.fuzz.jobs import run_jobs
 
 from .common import ROOT, Row, fast_target, progress
 
-BUDGET = 20.0
+BUDGET = 60.0
 JOBS_TARGET = 1.8
 HARNESS_TARGET = 0.5
 

@@ -295,6 +295,14 @@ class Campaign:
         self.stats.messages += case.messages - 2
         findings = self._judge(case, run)
         failing = _failing(findings, self.profile)
+        if failing and session.alive:
+            # A kept run ends at the probe's answer; before it is taken for a failure, the
+            # answers that a busy server owes still are read, as in a fresh run.
+            started = time.monotonic()
+            run = session.read_on()
+            self.stats.target_seconds += time.monotonic() - started
+            findings = self._judge(case, run)
+            failing = _failing(findings, self.profile)
         if failing or not session.alive or initialized_again(case.lines[2:], run.observation.output):
             self._end_session(head)  # after a failure or an accepted second initialize, its state is in doubt
         if not failing and not self._new_warnings(findings):

@@ -64,8 +64,9 @@ class TargetError(Exception):
     """The target command could not be started at all."""
 
 
-# Most waits end within this; sampling the target's signs of work costs tens of microseconds.
-QUICK = 0.001
+# Most waits end within this, and need no look at the target's signs of work (a look reads
+# three /proc files a thread).
+QUICK = 0.02
 
 
 def _cpu(pid: int) -> tuple[int, bool]:
@@ -208,8 +209,9 @@ class Process:
         """
         started = now = time.monotonic()
         wait: Wait | None = None
+        quick = QUICK if idle is None or idle > QUICK else 0.0  # a short idle bound counts from the start
         while not done():
-            if wait is None and now - started >= QUICK:
+            if wait is None and now - started >= quick:
                 wait = Wait(self.timing.patience, now, self.sample(), idle)
             if wait is not None and wait.due(now):
                 verdict = wait.observe(now, self.sample())
@@ -218,9 +220,11 @@ class Process:
                     return False
             if poll:
                 self._select(0)
-                time.sleep(0.00005 if now - started < 0.01 else 0.001)
+                # Each look costs system calls: look less often as the wait grows, never
+                # later than an eighth of the wait so far.
+                time.sleep(min(0.001, max(0.00005, (now - started) / 8)))
             else:
-                self._select(QUICK if wait is None else wait.timeout(now))
+                self._select(quick if wait is None else wait.timeout(now))
             now = time.monotonic()
         return True
 
@@ -500,6 +504,16 @@ class Session:
         process.lines, process.notes, process.received, process.slowest = [], [], 0, 0.0
         self.alive = self._probe(chunks, self.timing.patience.retry)
         process.pump(settle)
+        return self._observed()
+
+    def read_on(self) -> Run:
+        """The last case's run again, after reading on as a fresh run does (``Process.read_on``):
+        a server that answers out of order may still owe answers that the probe's overtook."""
+        self.process.read_on(self.timing.settle)
+        return self._observed()
+
+    def _observed(self) -> Run:
+        process = self.process
         survived = process.sentinel_seen and process.proc.poll() is None
         observation = Observation(
             self.handshake_output + tuple(process.lines),

@@ -142,6 +142,14 @@ def test_a_fresh_run_waits_for_answers_that_a_working_target_still_owes() -> Non
     assert not [f for f in judge(case.stream, run.observation) if f.status(Profile.SPEC) is Status.FAIL]
 
 
+def test_a_kept_run_reads_on_for_answers_a_working_target_still_owes_before_it_asks_a_fresh_run() -> None:
+    """The kept run ends at the probe's answer; the late answer is read there, not left to a
+    fresh run, which would count the kept run as a disagreement (a false sign of kept state)."""
+    call = encode(request(2, "tools/call", {"name": "echo", "arguments": {"text": "late"}}))
+    late = [sys.executable, str(Path(__file__).parents[1] / "hostile" / "answers_after_the_probe.py")]
+    assert _processes_for(late, (call, PING)) == 1
+
+
 def test_a_target_that_ends_with_bytes_unread_is_not_waited_for() -> None:
     """Its unread bytes stay in the pipe; waiting for them to be read would cost a whole timeout."""
     reads_a_little = [sys.executable, "-c", "import os\nos.read(0, 10)\nos._exit(3)"]
