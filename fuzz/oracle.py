@@ -277,6 +277,7 @@ class _Judge:
         self.saw_notification = False
         self.probe_answers: list[JsonObject] = []
         self.unread_ids: list[tuple[int, RequestId, str]] = []  # invalid requests whose id got no answer
+        self.unanswered: list[tuple[int, RequestId, str]] = []  # requests without an answer, while id-null errors came
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
@@ -633,6 +634,11 @@ class _Judge:
         if _false_line_end(self.lines[index]) and any(error_code(n) == PARSE_ERROR for n in self.nulls):
             # Split at a false line end, the pieces draw -32700s: silence alone proves no split.
             rule_if_missing = "FRAME-LF-ONLY"
+        elif any(error_code(n) is not None for n in self.nulls):
+            # RPC-ID-ECHO: an id-null error left over once the id-null answers are matched is this
+            # request's answer, its id lost, not an answer to a notification. Settled then.
+            self.unanswered.append((index, request_id, rule_if_missing))
+            return None
         self._missing(index, rule_if_missing, f"an answer with id {show(request_id)}")
         return None
 
@@ -1094,7 +1100,7 @@ class _Judge:
             self._unexpected(answer)
 
     def _settle_unread_ids(self, leftover: list[JsonObject]) -> None:
-        """Invalid requests with an id and no answer by it take an id-null error left over, if any."""
+        """Requests with an id and no answer by it take an id-null error left over, if any."""
         for index, request_id, rule in self.unread_ids:
             answer = next((a for a in leftover if error_code(a) in (PARSE_ERROR, INVALID_REQUEST)), None)
             if answer is None:
@@ -1103,6 +1109,14 @@ class _Judge:
             leftover.remove(answer)
             expected = f"an answer with id {show(request_id)}"
             self.find(rule, index, "answered with id null, though its id is readable", expected, show(answer))
+        for index, request_id, rule in self.unanswered:
+            expected = f"an answer with id {show(request_id)}"
+            answer = next((a for a in leftover if error_code(a) is not None), None)
+            if answer is None:
+                self._missing(index, rule, expected)
+                continue
+            leftover.remove(answer)
+            self.find("RPC-ID-ECHO", index, "answered with id null, though its id is readable", expected, show(answer))
 
     def _leftovers(self) -> None:
         for key, answers in self.by_id.items():

@@ -212,6 +212,20 @@ def test_an_id_null_error_for_an_invalid_request_with_a_readable_id_is_its_answe
     assert verdict(_judge(lines, extra)) == fails("RPC-INVALID-REQUEST", "RPC-NOTIFICATION-SILENT")
 
 
+@pytest.mark.spec("RPC-ID-ECHO", "RPC-NOTIFICATION-SILENT", "RPC-ONE-ANSWER")
+def test_an_id_null_error_for_a_valid_request_is_its_answer_with_the_id_lost() -> None:
+    # A server that turns every error with an id into -32700 with id null (examples/buggy/
+    # null_id_for_invalid.py) refuses a second initialize so: its answer, not a notification's.
+    again = encode(initialize("again", "2025-11-25"))
+    lines = [*HANDSHAKE, again, encode(notification("notifications/x"))]
+    findings = _judge(lines, [INIT_RESULT, error(None, -32700)])
+    assert verdict(findings) == fails("RPC-ID-ECHO")
+    assert [f.message for f in findings] == ["answered with id null, though its id is readable"]
+    # With the only id-null error owed to an unreadable line, the request has no answer at all.
+    unreadable = [*lines[:-1], b"pas du json\n"]
+    assert verdict(_judge(unreadable, [INIT_RESULT, error(None, -32700)])) == fails("RPC-ONE-ANSWER")
+
+
 @pytest.mark.spec("RPC-BATCH", "RPC-NOTIFICATION-SILENT")
 def test_a_batch_a_server_cannot_read_is_rpc_batch_not_an_answer_to_its_notifications() -> None:
     # Seen in the field: mcp-go negotiates 2025-03-26 and answers every batch line with one -32700.
