@@ -448,8 +448,10 @@ class _Judge:
         """A peer refused, under a limit of its own, a line the reference serves: allowed, not ignoring it."""
         rule = refusal_allowed(line)
         key = id_key(request.id)
-        changed = any(self._unsent(other) and _same_id_changed(other[1], request.id) for other in self.by_id)
-        if rule is None or key in self.by_id or key in self.cancelled or changed:
+        if rule is None or key in self.by_id or key in self.cancelled:
+            return False
+        # Only then: a look at every answer's id, for each request, made long sessions quadratic.
+        if any(self._unsent(other) and _same_id_changed(other[1], request.id) for other in self.by_id):
             return False
         codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
         self.slots.append(_NullSlot(index, True, codes, "RPC-ONE-ANSWER", True, rule))

@@ -7,7 +7,6 @@ cancellations mixed in, all cut into random chunks, while stdout is read concurr
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -20,9 +19,6 @@ from mcpref.fuzz.oracle import Observation, judge, split_lines
 from mcpref.fuzz.strategies import INITIALIZED, encode, initialize, notification, request
 
 COUNT = 10_000
-# The server runs untraced: coverage's subprocess hook makes it several times slower (about 10 s
-# become 50 to 85), and the tests of tests/reference cover it line by line.
-UNTRACED = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
 
 
 def workload(rng: random.Random) -> tuple[list[bytes], dict[str, Any], set[str]]:
@@ -66,11 +62,7 @@ def test_ten_thousand_interleaved_requests_each_get_exactly_one_answer() -> None
     lines, expected, cancelled = workload(rng)
     stream = b"".join(lines)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mcpref.reference"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=UNTRACED,
+        [sys.executable, "-m", "mcpref.reference"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
     )
     assert proc.stdin and proc.stdout
     output: list[bytes] = []
