@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -73,23 +72,18 @@ def campaign(
     "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
     "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY",
 )
-def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path) -> None:
-    def one(name: str) -> tuple[str, int, set[str], list[object]]:
-        profile, _ = EXPECTED[name]
-        target = [sys.executable, str(BUGGY / f"{name}.py")]
-        status, report = campaign(tmp_path, name, profile, target, CASES_FOR.get(name, CASES))
-        failures = report["failures"]
-        assert isinstance(failures, list)
-        return name, status, {f["id"] for f in failures}, failures
-
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        results = list(pool.map(one, sorted(EXPECTED, key=lambda name: -CASES_FOR.get(name, CASES))))
-    missed = {name: (status, found) for name, status, found, _ in results if EXPECTED[name][1] not in found or status != 1}
-    assert missed == {}
-    assert {name: NEVER[name] for name, _, found, _ in results if NEVER.get(name) in found} == {}
-    for _, _, _, failures in results:
-        for failure in failures:
-            assert failure["input"] and failure["transcript"] and failure["reproducer"]
+@pytest.mark.parametrize("name", sorted(EXPECTED, key=lambda name: -CASES_FOR.get(name, CASES)))
+def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:
+    profile, rule = EXPECTED[name]
+    target = [sys.executable, str(BUGGY / f"{name}.py")]
+    status, report = campaign(tmp_path, name, profile, target, CASES_FOR.get(name, CASES))
+    failures = report["failures"]
+    assert isinstance(failures, list)
+    found = {f["id"] for f in failures}
+    assert (status, rule in found) == (1, True), found
+    assert NEVER.get(name) not in found
+    for failure in failures:
+        assert failure["input"] and failure["transcript"] and failure["reproducer"]
 
 
 # The modern era's examples, fuzzed with --version 2026-07-28 (seed 1: each first caught by case 11).
@@ -104,21 +98,17 @@ MODERN = ("--version", "2026-07-28")
 
 
 @pytest.mark.spec("MOD-RESULT-TYPE", "MOD-VERSION-UNSUPPORTED", "MOD-DISCOVER", "MOD-STATELESS", "MOD-META-REQUIRED")
-def test_every_buggy_example_of_the_modern_era_is_caught_with_its_requirement(tmp_path: Path) -> None:
-    def one(name: str) -> tuple[str, int, set[str]]:
-        target = [sys.executable, str(BUGGY / f"{name}.py")]
-        status, report = campaign(tmp_path, name, "spec", target, CASES, *MODERN)
-        failures = report["failures"]
-        assert isinstance(failures, list) and report["era"] == "modern"
-        for failure in failures:  # replayed, and pasted, with the modern probe
-            assert json.loads(Path(failure["reproducer"]).read_text())["era"] == "modern"
-            assert failure["shell"] is None or "server/discover" in failure["shell"]
-        return name, status, {f["id"] for f in failures}
-
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        results = list(pool.map(one, MODERN_EXPECTED))
-    assert {name: (status, found) for name, status, found in results if MODERN_EXPECTED[name] not in found} == {}
-    assert {status for _, status, _ in results} == {1}
+@pytest.mark.parametrize("name", list(MODERN_EXPECTED))
+def test_every_buggy_example_of_the_modern_era_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:
+    target = [sys.executable, str(BUGGY / f"{name}.py")]
+    status, report = campaign(tmp_path, name, "spec", target, CASES, *MODERN)
+    failures = report["failures"]
+    assert isinstance(failures, list) and report["era"] == "modern"
+    for failure in failures:  # replayed, and pasted, with the modern probe
+        assert json.loads(Path(failure["reproducer"]).read_text())["era"] == "modern"
+        assert failure["shell"] is None or "server/discover" in failure["shell"]
+    found = {f["id"] for f in failures}
+    assert (status, MODERN_EXPECTED[name] in found) == (1, True), found
 
 
 @pytest.mark.spec("MOD-DUAL-ERA", "MOD-STATELESS", "MOD-META-REQUIRED")
