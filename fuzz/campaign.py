@@ -295,9 +295,9 @@ class Campaign:
         self.stats.messages += case.messages - 2
         findings = self._judge(case, run)
         failing = _failing(findings, self.profile)
-        if failing and session.alive:
-            # A kept run ends at the probe's answer; before it is taken for a failure, the
-            # answers that a busy server owes still are read, as in a fresh run.
+        if session.alive and any(finding.answer_missing for finding in failing):
+            # A kept run ends at the probe's answer; before a missing answer is taken for a
+            # failure, what a busy server still owes is read, as in a fresh run.
             started = time.monotonic()
             run = session.read_on()
             self.stats.target_seconds += time.monotonic() - started

@@ -96,6 +96,11 @@ class Finding:
     expected: str
     actual: str
 
+    @property
+    def answer_missing(self) -> bool:
+        """Whether what failed is an answer not seen (one that may yet come late)."""
+        return self.actual == "nothing"
+
     def status(self, profile: Profile) -> Status:
         if BY_ID[self.rule].level is Level.MEASUREMENT:
             return Status.WARN  # the machine's speed is in it: never a verdict

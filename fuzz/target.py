@@ -93,6 +93,11 @@ def _cpu(pid: int) -> tuple[int, bool]:
     return used, running
 
 
+# How long a kept run reads on for a missing answer without a sign of work from the target: a
+# target computing it shows CPU time within this, one starved of a core is seen runnable.
+KEPT_LOOK = 0.002
+
+
 @dataclass(frozen=True)
 class Timing:
     pause: float = 0.003  # after each chunk of a fresh run
@@ -366,11 +371,12 @@ class Process:
             lambda: self.sentinel_seen or not self.stdout_open or self.proc.poll() is not None, idle=idle
         )
 
-    def read_on(self, settle: float) -> None:
-        """Read for ``settle``, then on while the target works: a server that answers out of order
-        may still owe answers the probe overtook."""
+    def read_on(self, settle: float, look: float | None = None) -> None:
+        """Read for ``settle``, then on while the target works (looked at every ``look``, by
+        default the timing's settle): a server that answers out of order may still owe
+        answers the probe overtook."""
         self.pump(settle)
-        self.wait_until(lambda: not self.stdout_open, idle=self.timing.settle)
+        self.wait_until(lambda: not self.stdout_open, idle=self.timing.settle if look is None else look)
         self.pump(0)  # what it wrote as its work ended, after the last look
 
     def ending(self) -> str:
@@ -507,9 +513,9 @@ class Session:
         return self._observed()
 
     def read_on(self) -> Run:
-        """The last case's run again, after reading on as a fresh run does (``Process.read_on``):
+        """The last case's run again, after reading on while the target works (``Process.read_on``):
         a server that answers out of order may still owe answers that the probe's overtook."""
-        self.process.read_on(self.timing.settle)
+        self.process.read_on(0.0, KEPT_LOOK)
         return self._observed()
 
     def _observed(self) -> Run:
