@@ -7,11 +7,12 @@ depend on the machine); a campaign that hangs is stopped by the test's timeout.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -53,25 +54,34 @@ def fuzz(tmp: Path, name: str, cases: int = CASES) -> tuple[int, dict[str, objec
     return status, found
 
 
+# Runs a command and writes the largest resident set (KiB) of it and the processes it reaped. A
+# small process of its own: a child's peak counts the memory of the process it was forked from.
+MEASURED = (
+    "import resource, subprocess, sys\n"
+    "status = subprocess.call(sys.argv[2:])\n"
+    "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+    "sys.exit(status)\n"
+)
+
+
 def fuzz_measured(tmp: Path, name: str, cases: int = CASES) -> tuple[int, dict[str, object], int]:
     """The campaign's exit status, its report, and the largest resident set (bytes) of it and
-    the target processes it reaped (wait4's own account of this one process tree)."""
+    the target processes it reaped."""
     # A second of idleness is enough to tell these targets: they read nothing, or answer nothing.
     budget = ["--max-cases", str(cases), "--idle-limit", "1"]
     command = fuzz_command([sys.executable, str(HOSTILE / f"{name}.py")], budget, tmp / f"{name}.json", tmp / name)
-    with open(tmp / f"{name}.stderr", "w+b") as stderr:
-        proc = subprocess.Popen(command, cwd=ROOT, env=UNTRACED, stdout=subprocess.DEVNULL, stderr=stderr)
-        timer = threading.Timer(180, proc.kill)
-        timer.start()
-        try:
-            _, wait_status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(wait_status)
-        stderr.seek(0)
-        errors = stderr.read()
+    rss = tmp / f"{name}.rss"
+    measured = [sys.executable, "-c", MEASURED, str(rss), *command]
+    proc = subprocess.Popen(
+        measured, cwd=ROOT, env=UNTRACED, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        _, errors = proc.communicate(timeout=180)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the campaign too, should it outlive its timeout
     assert b"Traceback" not in errors, errors.decode()[-2000:]
-    return proc.returncode, json.loads((tmp / f"{name}.json").read_text()), usage.ru_maxrss * 1024
+    return proc.returncode, json.loads((tmp / f"{name}.json").read_text()), int(rss.read_text()) * 1024
 
 
 def running(marker: str) -> list[str]:
