@@ -87,6 +87,10 @@ class Status(enum.Enum):
     FAIL = "fail"
 
 
+# What a finding shows as ``actual`` for an answer not seen, and as ``expected`` where none is owed.
+NOTHING: Final = "nothing"
+
+
 @dataclass(frozen=True)
 class Finding:
     rule: str
@@ -99,7 +103,7 @@ class Finding:
     @property
     def answer_missing(self) -> bool:
         """Whether what failed is an answer not seen (one that may yet come late)."""
-        return self.actual == "nothing"
+        return self.actual == NOTHING
 
     def status(self, profile: Profile) -> Status:
         if BY_ID[self.rule].level is Level.MEASUREMENT:
@@ -672,9 +676,9 @@ class _Judge:
             # STDIO-EOF-DRAIN, FRAME-EOF-PARTIAL: after EOF a peer may exit without finishing.
             last = index == len(self.lines) - 1 and self.unterminated
             rule = "FRAME-EOF-PARTIAL" if last else "STDIO-EOF-DRAIN"
-            self.find(rule, index, "no answer before the exit that followed EOF", expected, "nothing", False)
+            self.find(rule, index, "no answer before the exit that followed EOF", expected, NOTHING, False)
         else:
-            self.find(rule, index, "no answer", expected, "nothing")
+            self.find(rule, index, "no answer", expected, NOTHING)
 
     def _take(self, request_id: RequestId) -> list[_Answer]:
         return self.by_id.pop(id_key(request_id), [])
@@ -1101,7 +1105,7 @@ class _Judge:
             elif self.observation.eof:
                 self._missing(slot.line, slot.rule, f"error {codes} with id null")
             else:
-                self.find(slot.rule, slot.line, "no answer", f"error {codes} with id null", "nothing", slot.mandatory)
+                self.find(slot.rule, slot.line, "no answer", f"error {codes} with id null", NOTHING, slot.mandatory)
         self._settle_unread_ids(leftover)
         for answer in leftover:
             self._unexpected(answer)
@@ -1133,7 +1137,7 @@ class _Judge:
                         "RPC-CLIENT-RESPONSE",
                         None,
                         "answered a response sent by the client",
-                        "nothing",
+                        NOTHING,
                         show(answer.value),
                     )
                 else:
@@ -1143,12 +1147,12 @@ class _Judge:
         pieces = answer.get("id") is None and error_code(answer) == PARSE_ERROR
         if pieces and any(_false_line_end(line) for line in self.lines):
             # A reader that splits a line at a false line end refuses each piece as not JSON.
-            self.find("FRAME-LF-ONLY", None, "an answer no line asked for", "nothing", show(answer))
+            self.find("FRAME-LF-ONLY", None, "an answer no line asked for", NOTHING, show(answer))
         elif self.saw_notification and answer.get("id") is None:
             # An answer to a notification can only carry id null: notifications have none.
-            self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", "nothing", show(answer))
+            self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", NOTHING, show(answer))
         else:
-            self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", "nothing", show(answer))
+            self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", NOTHING, show(answer))
 
 
 _ENVELOPE_KEYS = ("id", "method", "jsonrpc", "params")
