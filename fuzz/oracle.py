@@ -674,9 +674,15 @@ class _Judge:
     def _missing(self, index: int, rule: str, expected: str) -> None:
         if self.observation.eof:
             # STDIO-EOF-DRAIN, FRAME-EOF-PARTIAL: after EOF a peer may exit without finishing.
-            last = index == len(self.lines) - 1 and self.unterminated
-            rule = "FRAME-EOF-PARTIAL" if last else "STDIO-EOF-DRAIN"
-            self.find(rule, index, "no answer before the exit that followed EOF", expected, NOTHING, False)
+            partial = index == len(self.lines) - 1 and self.unterminated
+            # Answers of terminated lines lost the same way: the last line's framing cannot be
+            # told from that (the Python SDK reads it, then loses the race to its exit).
+            drained = any(f.rule == "STDIO-EOF-DRAIN" for f in self.findings)
+            message = "no answer before the exit that followed EOF"
+            if partial and drained:
+                message += "; answers of terminated lines were lost too, so its framing cannot be judged"
+            rule = "FRAME-EOF-PARTIAL" if partial and not drained else "STDIO-EOF-DRAIN"
+            self.find(rule, index, message, expected, NOTHING, False)
         else:
             self.find(rule, index, "no answer", expected, NOTHING)
 

@@ -1275,6 +1275,20 @@ def test_after_eof_unfinished_work_and_an_unterminated_line_may_be_dropped() -> 
     assert verdict(_eof_judge([*lines, b"pas du json\n"], [init])) == warns("STDIO-EOF-DRAIN")
 
 
+@pytest.mark.spec("FRAME-EOF-PARTIAL", "STDIO-EOF-DRAIN")
+def test_an_unterminated_line_unanswered_by_a_server_that_drops_at_eof_is_not_judged_for_framing() -> None:
+    # A server that loses terminated lines' answers at EOF may have read the last line and lost
+    # its answer the same way: only its drops are reported, never a framing fault it may not have.
+    lines, init = ready()
+    pings = [encode(request(n, "ping")) for n in range(1, 4)]
+    last = encode(request(4, "ping")).rstrip(b"\n")
+    dropped = _eof_judge([*lines, *pings, last], [init, result(1)])
+    assert verdict(dropped) == warns("STDIO-EOF-DRAIN")
+    assert "cannot be judged" in next(f.message for f in dropped if f.line == len(lines) + 3)
+    kept = _eof_judge([*lines, *pings, last], [init, result(1), result(2), result(3)])
+    assert verdict(kept) == warns("FRAME-EOF-PARTIAL")
+
+
 @pytest.mark.spec("RPC-JSON-LIMITS")
 @pytest.mark.parametrize(
     "line",
