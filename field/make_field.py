@@ -52,6 +52,7 @@ TRIAGE_TABLE = SOURCE / "triage.toml"  # one entry per kind of finding; every fi
 PYTHON = sys.executable
 MCPREF = [PYTHON, "-m", "mcpref"]
 MODERN = "2026-07-28"
+MEASUREMENT = "measurement"  # the level of a rule that reports a time, not a verdict
 ERAS = ("legacy", "modern")
 PROFILES = ("spec", "strict")
 NODE_DIR = WORK / "node"
@@ -391,7 +392,11 @@ def verdicts(results: dict[str, Any]) -> dict[str, Any]:
     for label, result in results.items():
         entry: dict[str, Any] = {"modern": result["modern"]}
         for key, checked in result["checks"].items():
-            entry[f"check {key}"] = {row["id"]: row["status"] for row in checked["rules"]}
+            # Not a measurement (STDIO-LATENCY): it reports the machine's speed as much as the
+            # target's, and may differ between runs by its own definition (shown beside instead).
+            entry[f"check {key}"] = {
+                row["id"]: row["status"] for row in checked["rules"] if row["level"] != MEASUREMENT
+            }
         for era, report in result["fuzz"].items():
             # Not the case counts: a racy target's outcomes steer Hypothesis's generation and shrinking
             # (the runs' counts are shown beside the verdicts instead).
@@ -401,6 +406,24 @@ def verdicts(results: dict[str, Any]) -> dict[str, Any]:
             }
         table[label] = entry
     return table
+
+
+def measured(runs: list[dict[str, Any]]) -> list[str]:
+    """The statuses of the measurement rules, per run, where any run reports one."""
+    lines = []
+    for label, result in runs[0].items():
+        for key, checked in result["checks"].items():
+            for row in checked["rules"]:
+                if row["level"] != MEASUREMENT:
+                    continue
+                statuses = [
+                    next(r["status"] for r in run[label]["checks"][key]["rules"] if r["id"] == row["id"])
+                    for run in runs
+                    if label in run
+                ]
+                if set(statuses) - {"pass", "n/a"}:
+                    lines.append(f"`{label}` check {key}, {row['id']}: {' / '.join(statuses)}")
+    return lines
 
 
 def differences(first: Any, second: Any, path: str = "") -> list[str]:
@@ -520,21 +543,18 @@ def save_reproducers(targets: list[Target], results: dict[str, Any], findings: l
                 number += 1
         else:
             report = results[finding.target]["fuzz"][finding.era]
-            source = Path(report["repro_dir"]) / f"{finding.rule}.json"
-            if not source.exists():  # a warning: the campaign keeps no reproducer for it
-                continue
-            document = json.loads(source.read_text())
+            status = finding.statuses["spec"]
+            entry = next(e for e in report["failures" if status == "fail" else "warnings"] if e["id"] == finding.rule)
+            document = json.loads(Path(entry["reproducer"]).read_text())
             document["command"] = target.argv
-            path = folder / f"fuzz-{finding.era}-{finding.rule}.json"
+            path = folder / f"fuzz-{finding.era}-{finding.rule}{'' if status == 'fail' else '-warn'}.json"
         path.write_text(json.dumps(document, indent=2) + "\n")
         finding.reproducer = str(path.relative_to(ROOT))
 
 
 def replay(finding: Finding) -> None:
     """Whether the saved case still shows the rule broken: ``mcpref replay``, or the EOF replay here."""
-    if finding.reproducer is None:
-        finding.replayed = "no reproducer (a campaign keeps none for a warning)"
-        return
+    assert finding.reproducer is not None, "save_reproducers() saves one for every finding"
     if finding.eof:
         argv = [PYTHON, str(Path(__file__).resolve()), "--replay-eof", finding.reproducer]
     else:
@@ -727,12 +747,20 @@ def render(
     elif not comparison:
         out.append(
             f"The whole run was made {len(seconds)} times; every verdict (each rule's status in each check, and "
-            "each campaign's failures, warnings, case count and first failing case) was identical."
+            "the rules each campaign found failing and warned of) was identical."
         )
     else:
         out.append(f"The whole run was made {len(seconds)} times; the verdicts differed in:")
         out.append("")
         out += [f"- {line}" for line in comparison]
+    out.append("")
+    out.append(
+        "Not compared: the measurement rules (STDIO-LATENCY, a warning when a wait for the target passes 2 s, "
+        "which depends on the machine's load as much as on the target), shown here per run where any run "
+        "reported one:"
+    )
+    out.append("")
+    out += [f"- {line}" for line in measured(runs)] or ["- none"]
     out.append("")
     out.append("Campaign figures, per run (cases run, first failing case):")
     out.append("")

@@ -186,7 +186,7 @@ class Progress:
 class Outcome:
     failures: list[Failure]
     stats: Stats
-    warnings: dict[str, Finding]
+    warnings: dict[str, Failure]  # each warned rule's first case, confirmed in a fresh process
 
 
 def _failing(findings: list[Finding], profile: Profile) -> list[Finding]:
@@ -253,7 +253,7 @@ class Campaign:
         self.progress = progress
         self.stats = Stats()
         self.best: dict[str, Failure] = {}
-        self.warnings: dict[str, Finding] = {}
+        self.warnings: dict[str, Failure] = {}
         self._last_progress = 0.0
         self._round_start = 0  # the case count when the current round began
         self._sessions: dict[bytes, Session] = {}
@@ -421,7 +421,10 @@ class Campaign:
             self.stats.cases += 1
             for finding in findings:
                 if finding.status(self.profile) is Status.WARN:
-                    self.warnings.setdefault(finding.rule, finding)
+                    if finding.rule not in self.warnings:  # a new warning: ``execute`` ran it fresh
+                        # The warned finding first: it is the one a Failure shows.
+                        shown = [finding, *(f for f in findings if f is not finding)]
+                        self.warnings[finding.rule] = Failure(finding.rule, case, run, shown)
                     event(f"warn {finding.rule}")
             self._report_progress(deadline)
             failing = _failing(findings, self.profile)

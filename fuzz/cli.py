@@ -47,7 +47,7 @@ from . import compare as compare_command
 from . import explain as explain_command
 from . import vectors as vectors_command
 from .baseline import TARGET, BaselineError
-from .campaign import Campaign, Outcome, relabel_false_line_ends, stderr_progress
+from .campaign import Campaign, Failure, Outcome, relabel_false_line_ends, stderr_progress
 from .corpus import Scenario
 from .corpus_modern import BY_ERA, VERSION_NAMES, add_era_argument, era_of_version
 from .database import DatabaseError, key_prefix, open_database
@@ -290,18 +290,27 @@ def _fuzz_report(
         "target_seconds": round(stats.target_seconds, 3),
         "oracle_seconds": round(stats.oracle_seconds, 3),
         "first_failure_at_case": stats.first_failure,
-        "failures": [
-            {
-                **finding_json(failure.finding, profile),
-                "input": [chunk.decode("utf-8", "backslashreplace") for chunk in failure.case.chunks],
-                "transcript": transcript(failure.case.chunks, failure.run),
-                "all_findings": [finding_json(f, profile) for f in failure.findings],
-                "reproducer": str(directory / "repro" / f"{failure.rule}.json"),
-                "shell": None if failure.needs_timing else shell_line(command, failure.case.stream, era=era),
-            }
-            for failure in outcome.failures
-        ],
-        "warnings": [finding_json(finding, profile) for finding in outcome.warnings.values()],
+        "failures": [_kept_json(kept, command, profile, directory, era) for kept in outcome.failures],
+        "warnings": [_kept_json(kept, command, profile, directory, era) for kept in outcome.warnings.values()],
+    }
+
+
+def _reproducer_path(kept: Failure, directory: Path, status: str) -> Path:
+    """Where a kept case is saved: ``repro/RULE.json`` for a failure, ``repro/warn/RULE.json`` for a
+    warning (a rule may have both)."""
+    folder = directory / "repro"
+    return (folder if status == "fail" else folder / status) / f"{kept.rule}.json"
+
+
+def _kept_json(kept: Failure, command: list[str], profile: Profile, directory: Path, era: Era) -> dict[str, object]:
+    status = kept.finding.status(profile).value
+    return {
+        **finding_json(kept.finding, profile),
+        "input": [chunk.decode("utf-8", "backslashreplace") for chunk in kept.case.chunks],
+        "transcript": transcript(kept.case.chunks, kept.run),
+        "all_findings": [finding_json(f, profile) for f in kept.findings],
+        "reproducer": str(_reproducer_path(kept, directory, status)),
+        "shell": None if kept.needs_timing else shell_line(command, kept.case.stream, era=era),
     }
 
 
@@ -315,17 +324,18 @@ def _print_fuzz_summary(
         f"({stats.messages / elapsed:.0f} msg/s), profile {profile.value}, seed {seed}"
         + (f", {jobs} jobs" if jobs > 1 else "")
     )
-    rows = [(f.rule, BY_ID[f.rule].level.value, "fail", f.finding.message) for f in outcome.failures]
-    rows += [(rule, BY_ID[rule].level.value, "warn", f.message) for rule, f in outcome.warnings.items()]
+    kept = [*outcome.failures, *outcome.warnings.values()]
+    rows = [(f.rule, BY_ID[f.rule].level.value, f.finding.status(profile).value, f.finding.message) for f in kept]
     if not rows:
         print("no divergence found")
         return
     _print_table(["ID", "LEVEL", "STATUS", "FINDING"], rows)
-    for failure in outcome.failures:
-        path = directory / "repro" / f"{failure.rule}.json"
+    for failure in kept:
+        status = failure.finding.status(profile).value
+        path = _reproducer_path(failure, directory, status)
         case = failure.case
         write_atomic(path, reproducer_json(failure.rule, profile, command, case.chunks, case.settle, era))
-        print(f"\n{failure.rule}: {failure.finding.message}")
+        print(f"\n{failure.rule} ({status}): {failure.finding.message}")
         print(f"  expected: {failure.finding.expected}")
         print(f"  actual:   {failure.finding.actual}")
         print(f"  reproducer: mcpref replay {path}")

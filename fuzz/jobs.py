@@ -18,8 +18,6 @@ import traceback
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 
-from mcpref.fuzz.oracle import Finding
-
 from .campaign import GRACE_SECONDS, Campaign, Failure, Outcome, Progress, Stats
 
 Message = tuple[int, Progress | Outcome | str]  # from job i: where it is, what it found, or its crash
@@ -87,7 +85,7 @@ def merge(outcomes: list[Outcome], started: float) -> Outcome:
     """One outcome for campaigns run side by side since ``started``."""
     stats = Stats(started=started)
     best: dict[str, Failure] = {}
-    warnings: dict[str, Finding] = {}
+    warnings: dict[str, Failure] = {}
     for outcome in outcomes:
         part = outcome.stats
         for name in _ADDED:
@@ -100,8 +98,8 @@ def merge(outcomes: list[Outcome], started: float) -> Outcome:
         for failure in outcome.failures:
             if failure.rule not in best or failure.size < best[failure.rule].size:
                 best[failure.rule] = failure
-        for rule, finding in outcome.warnings.items():
-            warnings.setdefault(rule, finding)
+        for rule, warned in outcome.warnings.items():
+            warnings.setdefault(rule, warned)
     return Outcome(list(best.values()), stats, warnings)
 
 

@@ -86,6 +86,23 @@ def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name
         assert failure["input"] and failure["transcript"] and failure["reproducer"]
 
 
+@pytest.mark.spec("LIFE-SECOND-INIT")
+def test_a_warning_comes_with_a_reproducer_that_replay_confirms(tmp_path: Path) -> None:
+    # A reference decision: under spec, the second initialize accepted is a warning, not a failure.
+    target = [sys.executable, str(BUGGY / "second_initialize.py")]
+    status, report = campaign(tmp_path, "second_initialize", "spec", target, CASES_FOR["second_initialize"])
+    warnings = {w["id"]: w for w in report["warnings"]}  # type: ignore[attr-defined]
+    assert (status, report["failures"], list(warnings)) == (0, [], ["LIFE-SECOND-INIT"])
+    warned = warnings["LIFE-SECOND-INIT"]
+    assert warned["status"] == "warn" and warned["input"] and warned["transcript"]
+    assert Path(warned["reproducer"]).parent.name == "warn"
+    replayed = subprocess.run(
+        [sys.executable, "-m", "mcpref", "replay", warned["reproducer"]],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert replayed.returncode == 0 and "warn LIFE-SECOND-INIT:" in replayed.stdout, replayed.stdout[-2000:]
+
+
 # The modern era's examples, fuzzed with --version 2026-07-28 (seed 1: each first caught by case 11).
 MODERN_EXPECTED: dict[str, str] = {
     "no_result_type": "MOD-RESULT-TYPE",

@@ -26,7 +26,7 @@ def _failure(rule: str, lines: tuple[bytes, ...]) -> Failure:
 def test_merged_outcomes_add_their_counts_and_keep_each_rules_smallest_failure() -> None:
     small, large = _failure("RPC-PARSE-ERROR", (b"x\n",)), _failure("RPC-PARSE-ERROR", (b"xyz\n",))
     other = _failure("STDIO-SURVIVE", (b"[[[\n",))
-    warning = Finding("RPC-BATCH", False, 1, "w", "e", "a")
+    warning = _failure("RPC-BATCH", (b"[]\n",))
     first = Outcome([large, other], Stats(cases=10, messages=50, processes=2, unconfirmed={"RPC-ID-ECHO": 1}), {})
     second = Outcome(
         [small],
