@@ -591,7 +591,7 @@ def replay_eof(path: Path) -> int:
         cuts.append(offset)
     lines = tuple(re.findall(rb"[^\n]*\n|[^\n]+$", stream))
     case = Case(lines, tuple(cuts), float(document["settle"]))
-    if case.chunks != list(chunks):
+    if case.chunks != chunks:
         print("make field: the chunks could not be rebuilt", file=sys.stderr)
         return 2
     scenario = Scenario(

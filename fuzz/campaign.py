@@ -299,10 +299,11 @@ class Campaign:
             # A kept run ends at the probe's answer; before a missing answer is taken for a
             # failure, what a busy server still owes is read, as in a fresh run.
             started = time.monotonic()
-            run = session.read_on()
+            before, run = run.observation, session.read_on()
             self.stats.target_seconds += time.monotonic() - started
-            findings = self._judge(case, run)
-            failing = _failing(findings, self.profile)
+            if run.observation != before:  # else the same findings: the judge is a function of it
+                findings = self._judge(case, run)
+                failing = _failing(findings, self.profile)
         if failing or not session.alive or initialized_again(case.lines[2:], run.observation.output):
             self._end_session(head)  # after a failure or an accepted second initialize, its state is in doubt
         if not failing and not self._new_warnings(findings):

@@ -13,6 +13,7 @@ import json
 import os
 import shlex
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,7 +79,7 @@ def shell_line(argv: list[str], stream: bytes, probed: bool = True, era: Era = E
     return f"printf {printf_argument(stream + tail)} | {shlex.join(argv)}"
 
 
-def transcript(chunks: list[bytes], run: Run) -> list[str]:
+def transcript(chunks: Sequence[bytes], run: Run) -> list[str]:
     lines = [f"-> {chunk.decode('utf-8', 'backslashreplace')!r}" for chunk in chunks]
     lines += [f"<- {line.decode('utf-8', 'backslashreplace')}" for line in run.observation.output]
     if run.observation.trailing:
@@ -140,7 +141,7 @@ def finding_json(finding: Finding, profile: Profile) -> dict[str, object]:
 
 
 def reproducer_json(
-    rule: str, profile: Profile, argv: list[str], chunks: list[bytes], settle: float, era: Era = Era.LEGACY
+    rule: str, profile: Profile, argv: list[str], chunks: Sequence[bytes], settle: float, era: Era = Era.LEGACY
 ) -> str:
     document = {
         "format": FORMAT,

@@ -32,15 +32,17 @@ class Case:
     cuts: tuple[int, ...] = ()
     settle: float = 0.0  # extra seconds to wait for tools that answer late
 
-    @property
+    # Computed once a case: a case runs and is judged several times, and its lines may
+    # be megabytes long.
+    @functools.cached_property
     def stream(self) -> bytes:
         return b"".join(self.lines)
 
-    @property
-    def chunks(self) -> list[bytes]:
+    @functools.cached_property
+    def chunks(self) -> tuple[bytes, ...]:
         stream = self.stream
         bounds = (0, *self.cuts, len(stream))
-        return [stream[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+        return tuple(stream[a:b] for a, b in itertools.pairwise(bounds) if b > a)
 
     @property
     def messages(self) -> int:
