@@ -35,7 +35,7 @@ import gc
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from unittest import mock
 
@@ -259,13 +259,16 @@ class Campaign:
         self._sessions: dict[bytes, Session] = {}
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
         self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
+        # Whether run() attributes its failures; a job side by side leaves that to run_jobs, which
+        # attributes the merged failures once instead of each job the same ones at the same time.
+        self.attributing = True
 
     def side_by_side(self, index: int, jobs: int) -> Campaign:
         """Job ``index`` of ``jobs`` run side by side (``fuzz.jobs``): this campaign's settings and
         deadline, its share of the case budget, and a seed of its own (the first job keeps this one's)."""
         seed = self.seed if self.seed is None or index == 0 else f"{self.seed}/{index}"
         share = None if self.max_cases is None else self.max_cases // jobs + int(index < self.max_cases % jobs)
-        return Campaign(
+        job = Campaign(
             self.argv,
             profile=self.profile,
             budget=self.stats.started + self.budget - time.monotonic(),
@@ -275,6 +278,8 @@ class Campaign:
             database=self.database,
             timing=self.timing,
         )
+        job.attributing = False
+        return job
 
     def execute(self, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
         """Run and judge ``case``.
@@ -445,13 +450,19 @@ class Campaign:
             known.update(self.best)
             self.stats.rounds += 1
             self._round_start = self.stats.cases
-        failures: dict[str, Failure] = {}
-        for failure in self.best.values():
+        failures = list(self.best.values())
+        return Outcome(self.attributed(failures) if self.attributing else failures, self.stats, self.warnings)
+
+    def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
+        """The failures, each under the rule its case breaks once re-run otherwise (``_attribute``),
+        one a rule."""
+        found: dict[str, Failure] = {}
+        for failure in failures:
             # Attribution re-runs the case twice; a dead or deaf target makes each run wait
             # for its probes, and death is no matter of chunking anyway.
             attributed = failure if failure.rule == "STDIO-SURVIVE" else self._attribute(failure)
-            failures.setdefault(attributed.rule, attributed)
-        return Outcome(list(failures.values()), self.stats, self.warnings)
+            found.setdefault(attributed.rule, attributed)
+        return list(found.values())
 
     def _round(self, probe: Callable[[], None]) -> bool:
         """One Hypothesis run of ``probe``; whether a new round may follow (a time budget left to spend)."""

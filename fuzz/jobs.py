@@ -5,7 +5,8 @@ processes and seed. The jobs share the deadline and the example database (``fuzz
 the campaign directory's, which Hypothesis writes one file at a time, or Redis, to which each
 job opens a connection of its own (a failure one job saves, every job replays first on the
 next run). Their outcomes are merged: counts added, each rule's smallest failure kept, and
-the first warning seen of each rule.
+the first warning seen of each rule; the merged failures are then attributed once, here
+(``Campaign.attributed``), rather than by each job for the same rules.
 """
 
 from __future__ import annotations
@@ -78,7 +79,13 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
             worker.join(timeout=GRACE_SECONDS + campaign.timing.patience.limit)
             if worker.is_alive():
                 worker.kill()
-    return merge([outcomes[index] for index in range(jobs)], campaign.stats.started)
+    merged = merge([outcomes[index] for index in range(jobs)], campaign.stats.started)
+    campaign.stats = merged.stats  # the re-runs of the attribution count with the jobs' runs
+    try:
+        merged.failures = campaign.attributed(merged.failures)
+    finally:
+        campaign.close()
+    return merged
 
 
 def merge(outcomes: list[Outcome], started: float) -> Outcome:

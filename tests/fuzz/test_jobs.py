@@ -67,6 +67,18 @@ def test_two_jobs_find_the_bug_and_report_as_one_campaign(tmp_path: Path) -> Non
     assert isinstance(report["processes"], int) and report["processes"] >= 2  # a process per job at least
 
 
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_two_jobs_leave_the_attribution_to_the_merge_which_makes_it_once(tmp_path: Path) -> None:
+    assert Campaign(["true"]).attributing and not Campaign(["true"]).side_by_side(0, 2).attributing
+    # The jobs find answers lost (RPC-ONE-ANSWER...); re-run with the raw CR made harmless,
+    # the case passes: the merged failure is filed FRAME-LF-ONLY, as a one-job campaign files it.
+    target = [sys.executable, str(BUGGY / "splits_on_cr.py")]
+    status, report = campaign(tmp_path, "splits", "spec", target, 60, "--jobs", "2")
+    failures = report["failures"]
+    assert isinstance(failures, list)
+    assert (status, "FRAME-LF-ONLY" in {failure["id"] for failure in failures}) == (1, True), failures
+
+
 def test_two_jobs_against_the_reference_find_nothing(tmp_path: Path) -> None:
     status, report = campaign(tmp_path, "reference", "spec", [sys.executable, "-m", "mcpref.reference"], 300, "--jobs", "2")
     assert (status, report["failures"], report["jobs"]) == (0, [], 2)
