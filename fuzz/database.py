@@ -28,14 +28,19 @@ which campaigns may replay each other's examples::
 
 The seed is not in it: campaigns with other seeds share their findings, which is the point.
 Hypothesis lets a key expire after eight days without a read or a write (its default).
+
+A Redis lost midway does not end a campaign of hours: the first error is told on stderr, once,
+and the campaign goes on with its directory's database alone (``SharedOrLocal``).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import hypothesis
@@ -46,6 +51,7 @@ from redis.exceptions import RedisError
 
 from mcpref.fuzz.oracle import Profile
 
+T = TypeVar("T")
 # Seconds to connect to Redis or to get an answer: an unreachable host is a usage error, not a hang.
 REDIS_TIMEOUT = 10.0
 
@@ -68,6 +74,45 @@ class PicklableRedisDatabase(RedisExampleDatabase):
 
     def __reduce__(self) -> tuple[type[PicklableRedisDatabase], tuple[str, bytes]]:
         return type(self), (self.url, self.key_prefix)
+
+
+class SharedOrLocal(ExampleDatabase):
+    """The database that uses Redis, until Redis fails; from then on the campaign directory's.
+
+    Only the sharing is lost: the campaign's findings and reproducers do not depend on it.
+    """
+
+    def __init__(self, shared: ExampleDatabase, local: ExampleDatabase) -> None:
+        super().__init__()
+        self.shared = shared
+        self.local = local
+        self.lost = False
+
+    def _use(self, action: Callable[[ExampleDatabase], T]) -> T:
+        if not self.lost:
+            try:
+                return action(self.shared)
+            except RedisError as exc:
+                self.lost = True
+                reason = " ".join(str(exc).split())  # as open_database says it: never the URL
+                sys.stderr.write(
+                    f"mcpref fuzz: Redis was lost ({reason}); examples found from now on are kept in the "
+                    "campaign directory only\n"
+                )
+        return action(self.local)
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self._use(lambda database: database.save(key, value))
+
+    def fetch(self, key: bytes) -> Iterable[bytes]:
+        # Redis's fetch is a generator, which fails only as it is read: it is read here.
+        return self._use(lambda database: list(database.fetch(key)))
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self._use(lambda database: database.delete(key, value))
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self._use(lambda database: database.move(src, dest, value))
 
 
 def _client(url: str) -> Redis:
@@ -112,4 +157,4 @@ def open_database(directory: Path, url: str | None, *, read_only: bool, prefix: 
     except RedisError as exc:
         # Neither the URL nor its password is repeated: the message goes to CI logs.
         raise DatabaseError(f"--database: Redis cannot be used: {' '.join(str(exc).split())}") from None
-    return MultiplexedDatabase(local, ReadOnlyDatabase(shared)) if read_only else shared
+    return SharedOrLocal(MultiplexedDatabase(local, ReadOnlyDatabase(shared)) if read_only else shared, local)

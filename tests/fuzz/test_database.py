@@ -22,7 +22,8 @@ from redis import Redis
 from test_campaign import BUGGY, campaign
 from test_cli import mcpref
 
-from mcpref.fuzz.database import key_prefix
+from mcpref.fuzz.campaign import Campaign
+from mcpref.fuzz.database import key_prefix, open_database
 from mcpref.fuzz.oracle import Profile
 
 SILENT = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
@@ -48,14 +49,14 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def redis_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+def _start_redis(directory: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """A ``redis-server`` on a free loopback port, saving nothing, once it accepts connections."""
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server not found (Debian's redis-server package; .ci/run installs it)")
     port = _free_port()
     server = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(tmp_path_factory.mktemp("redis"))],
+         "--dir", str(directory)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
@@ -70,6 +71,12 @@ def redis_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         pytest.fail("redis-server did not start:\n" + b"".join(log).decode(errors="replace"))
     # The server logs on: its pipe is drained, so that it never blocks on a full one.
     threading.Thread(target=server.stdout.read, daemon=True).start()
+    return server, port
+
+
+@pytest.fixture(scope="module")
+def redis_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    server, port = _start_redis(tmp_path_factory.mktemp("redis"))
     try:
         yield port
     finally:
@@ -181,3 +188,25 @@ def test_an_unreachable_redis_is_a_usage_error_that_does_not_show_its_password()
     assert (refused.returncode, refused.stderr.count("\n")) == (2, 1)
     assert refused.stderr.startswith("mcpref: --database: Redis cannot be used: ")
     assert "hunter2" not in refused.stderr
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_redis_lost_midway_is_told_once_and_the_campaign_goes_on_with_its_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], read_only: bool
+) -> None:
+    server, port = _start_redis(tmp_path)
+    database = open_database(tmp_path / "campaign", _url(port), read_only=read_only, prefix=b"lost:")
+    database.save(b"key", b"kept locally")  # read only: into the campaign directory's
+    Redis(port=port).sadd(b"lost:key", b"shared")
+    assert set(database.fetch(b"key")) == {b"kept locally", b"shared"}  # read only: both databases
+    server.terminate()
+    server.wait()
+    database.save(b"key", b"after")
+    database.delete(b"key", b"kept locally")
+    database.move(b"key", b"other", b"after")
+    assert (set(database.fetch(b"key")), set(database.fetch(b"other"))) == (set(), {b"after"})
+    told = capsys.readouterr().err.splitlines()
+    assert len(told) == 1 and told[0].startswith("mcpref fuzz: Redis was lost"), told
+    # A whole campaign on it: the directory's database takes its findings.
+    outcome = Campaign(SILENT, seed=1, max_cases=FINDING_CASES, database=database).run()
+    assert "RPC-PARSE-ERROR" in {failure.rule for failure in outcome.failures}
