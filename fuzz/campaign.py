@@ -482,7 +482,14 @@ class Campaign:
             return False
         except _RoundSpent:
             return True
-        except (Divergence, ExceptionGroup):
+        except (Divergence, BaseExceptionGroup) as raised:
+            if isinstance(raised, BaseExceptionGroup):
+                # Hypothesis replays each failure it kept and raises them together; a replay
+                # past the deadline raises _BudgetSpent instead of its Divergence.
+                if raised.split((Divergence, _BudgetSpent, _RoundSpent))[1] is not None:
+                    raise  # anything else is our bug, and must surface
+                if raised.subgroup(_BudgetSpent) is not None:
+                    return False
             # The failures are in self.best, each at its smallest. A case budget is all generated
             # by then, or Hypothesis judged the search done: --max-cases campaigns end here.
             return self.max_cases is None and not (self.stopped and self.stopped())

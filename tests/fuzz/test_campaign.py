@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,22 @@ def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory
     assert (outcome.stats.cases, outcome.stats.rounds, outcome.failures) == (40, 3, [])
     counted = campaign.Campaign([sys.executable, "-m", "mcpref.reference"], max_cases=20, seed=1).run()
     assert (counted.stats.cases, counted.stats.rounds) == (20, 1)  # a case budget is one round
+
+
+def test_a_deadline_met_in_hypothesis_s_final_replays_ends_the_campaign_and_our_bugs_still_surface() -> None:
+    # With several failures kept, Hypothesis replays each at the end and raises them together;
+    # a replay past the deadline raises the budget's end in place of its divergence.
+    from mcpref.fuzz.campaign import Campaign, _BudgetSpent, _divergence
+
+    def replays(*raised: BaseException) -> Callable[[], None]:
+        def probe() -> None:
+            raise BaseExceptionGroup("Hypothesis found 2 distinct failures.", list(raised))
+
+        return probe
+
+    campaign = Campaign(["true"])  # no seed: _round calls the probe as it is
+    assert campaign._round(replays(_BudgetSpent(), _BudgetSpent())) is False
+    assert campaign._round(replays(_divergence("RPC-BATCH")("m"), _BudgetSpent())) is False
+    assert campaign._round(replays(_divergence("RPC-BATCH")("m"), _divergence("RPC-ID-ECHO")("m"))) is True
+    with pytest.raises(BaseExceptionGroup):
+        campaign._round(replays(_divergence("RPC-BATCH")("m"), KeyError("the oracle's bug")))
