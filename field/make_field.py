@@ -874,7 +874,7 @@ def render(
     )
     out.append("")
     for entry in triage_table():
-        numbers = [f"F{index + 1}" for index, t in triage.items() if t is entry]
+        numbers = [f"F{index + 1}" for index, t in triage.items() if t == entry]  # triage_table() anew: equal, not the same
         out.append(f"#### {entry.id}")
         out.append("")
         out.append(f"**{entry.title}** ({entry.verdict}; {len(numbers)} findings: {', '.join(numbers) or 'none'})")
