@@ -24,9 +24,11 @@ How the oracle reads a session:
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
@@ -187,6 +189,15 @@ def split_lines(stream: bytes) -> list[bytes]:
     return lines
 
 
+@functools.lru_cache(maxsize=4)
+def _parsed_input(stream: bytes) -> tuple[tuple[bytes, ...], tuple[JsonValue | Blank | ParseFailure, ...]]:
+    """The stream's lines, and each parsed: once a stream, which a campaign judges two or three
+    times (a kept run, its read-on, a fresh confirmation) and whose lines may be megabytes long.
+    The judge never changes a parsed value, so that judges may share them."""
+    lines = tuple(split_lines(stream))
+    return lines, tuple(parse_line(line) for line in lines)
+
+
 def judge(stream: bytes, observation: Observation) -> list[Finding]:
     return _Judge(stream, observation).run()
 
@@ -272,7 +283,7 @@ def _lenient_request(line: bytes) -> Request | None:
 
 class _Judge:
     def __init__(self, stream: bytes, observation: Observation) -> None:
-        self.lines = split_lines(stream)
+        self.lines, self.values = _parsed_input(stream)
         self.unterminated = not stream.endswith(b"\n")
         self.observation = observation
         self.findings: list[Finding] = []
@@ -319,9 +330,8 @@ class _Judge:
                 f"at most {LATE_SECONDS:g} s",
                 f"{self.observation.latency:.1f} s",
             )
-        values = [parse_line(line) for line in self.lines]  # once: a line may be megabytes long
-        self._survey(values)
-        for index, (line, value) in enumerate(zip(self.lines, values, strict=True)):
+        self._survey(self.values)
+        for index, (line, value) in enumerate(zip(self.lines, self.values, strict=True)):
             self._line(index, line, value)
         self._match_nulls()
         self._leftovers()
@@ -399,7 +409,7 @@ class _Judge:
                 show(value),
             )
 
-    def _survey(self, values: list[JsonValue | Blank | ParseFailure]) -> None:
+    def _survey(self, values: Sequence[JsonValue | Blank | ParseFailure]) -> None:
         """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), and the server's eras."""
         server = self.modern.server
         refused_initialize = accepted_initialize = False
