@@ -14,15 +14,12 @@ number on SIGINT or SIGTERM. Each example in this directory changes one thing:
 - ``rewrite(data)``: edits every line written to stdout (each is one answer, or the
   array of a batch's answers), including answers that timers produce later.
 - ``drain``: whether answers still owed at stdin EOF are written before the exit.
-- ``hold``: seconds each answer waits before it is written (an answer still held at EOF is
-  owed, and lost without ``drain``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import heapq
-import itertools
 import json
 import os
 import select
@@ -118,15 +115,10 @@ def _stop_on_signal(signum: int, frame: object) -> NoReturn:
 
 
 class _Loop:
-    def __init__(
-        self, session: ServerSession, on_line: LineHook | None, rewrite: Callable[[bytes], bytes] | None, hold: float
-    ):
+    def __init__(self, session: ServerSession, on_line: LineHook | None, rewrite: Callable[[bytes], bytes] | None):
         self.session = session
         self.on_line = on_line
         self.rewrite = rewrite
-        self.hold = hold
-        self.held: list[tuple[float, int, bytes]] = []  # a heap of (when due, order written, answer)
-        self.order = itertools.count()
         self.deadlines: list[tuple[float, int]] = []  # a heap of (deadline, timer token)
         self.live: set[int] = set()  # tokens neither fired nor cancelled
 
@@ -145,11 +137,7 @@ class _Loop:
     def perform(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Send):
-                data = effect.data if self.rewrite is None else self.rewrite(effect.data)
-                if self.hold:
-                    heapq.heappush(self.held, (time.monotonic() + self.hold, next(self.order), data))
-                else:
-                    self.write(data)
+                self.write(effect.data if self.rewrite is None else self.rewrite(effect.data))
             elif isinstance(effect, StartTimer):
                 heapq.heappush(self.deadlines, (time.monotonic() + effect.seconds, effect.token))
                 self.live.add(effect.token)
@@ -166,15 +154,7 @@ class _Loop:
             view = view[os.write(1, view) :]
 
     def fire_due(self) -> float | None:
-        """Fire the timers and write the held answers that are due; return the seconds until the
-        next one, None when none is left."""
-        while self.held and self.held[0][0] <= time.monotonic():
-            self.write(heapq.heappop(self.held)[2])
-        timer = self.timer_due()  # before the held answers' wait: a timer fired may hold one more
-        answer = self.held[0][0] - time.monotonic() if self.held else None
-        return min((wait for wait in (timer, answer) if wait is not None), default=None)
-
-    def timer_due(self) -> float | None:
+        """Fire the timers that are due; return the seconds until the next one, None when none is left."""
         while self.deadlines:
             deadline, token = self.deadlines[0]
             wait = deadline - time.monotonic()
@@ -194,12 +174,11 @@ def run(
     rewrite: Callable[[bytes], bytes] | None = None,
     session: ServerSession | None = None,
     drain: bool = True,
-    hold: float = 0.0,
 ) -> int:
     """Serve stdin/stdout until EOF; return the exit status. ``drain=False`` exits at EOF at once."""
     session = session or ServerSession()
     framer = framer or LineFramer(session.framer.max_line_bytes)
-    loop = _Loop(session, on_line, rewrite, hold)
+    loop = _Loop(session, on_line, rewrite)
     signal.signal(signal.SIGTERM, _stop_on_signal)
     signal.signal(signal.SIGINT, _stop_on_signal)
     log(f"ready; protocol versions {', '.join(SUPPORTED_NAMES)}")
