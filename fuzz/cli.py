@@ -295,21 +295,20 @@ def _fuzz_report(
     }
 
 
-def _reproducer_path(kept: Failure, directory: Path, status: str) -> Path:
+def _reproducer_path(kept: Failure, profile: Profile, directory: Path) -> Path:
     """Where a kept case is saved: ``repro/RULE.json`` for a failure, ``repro/warn/RULE.json`` for a
     warning (a rule may have both)."""
     folder = directory / "repro"
-    return (folder if status == "fail" else folder / status) / f"{kept.rule}.json"
+    return (folder if kept.finding.status(profile) is Status.FAIL else folder / "warn") / f"{kept.rule}.json"
 
 
 def _kept_json(kept: Failure, command: list[str], profile: Profile, directory: Path, era: Era) -> dict[str, object]:
-    status = kept.finding.status(profile).value
     return {
         **finding_json(kept.finding, profile),
         "input": [chunk.decode("utf-8", "backslashreplace") for chunk in kept.case.chunks],
         "transcript": transcript(kept.case.chunks, kept.run),
         "all_findings": [finding_json(f, profile) for f in kept.findings],
-        "reproducer": str(_reproducer_path(kept, directory, status)),
+        "reproducer": str(_reproducer_path(kept, profile, directory)),
         "shell": None if kept.needs_timing else shell_line(command, kept.case.stream, era=era),
     }
 
@@ -331,11 +330,10 @@ def _print_fuzz_summary(
         return
     _print_table(["ID", "LEVEL", "STATUS", "FINDING"], rows)
     for failure in kept:
-        status = failure.finding.status(profile).value
-        path = _reproducer_path(failure, directory, status)
+        path = _reproducer_path(failure, profile, directory)
         case = failure.case
         write_atomic(path, reproducer_json(failure.rule, profile, command, case.chunks, case.settle, era))
-        print(f"\n{failure.rule} ({status}): {failure.finding.message}")
+        print(f"\n{failure.rule} ({failure.finding.status(profile).value}): {failure.finding.message}")
         print(f"  expected: {failure.finding.expected}")
         print(f"  actual:   {failure.finding.actual}")
         print(f"  reproducer: mcpref replay {path}")

@@ -1129,21 +1129,21 @@ class _Judge:
     def _settle_unread_ids(self, leftover: list[JsonObject]) -> None:
         """Requests with an id and no answer by it take an id-null error left over, if any."""
         for index, request_id, rule in self.unread_ids:
-            answer = next((a for a in leftover if error_code(a) in (PARSE_ERROR, INVALID_REQUEST)), None)
+            answer = _take_error(leftover, (PARSE_ERROR, INVALID_REQUEST))
             if answer is None:
                 self._single(index, request_id, rule)
-                continue
-            leftover.remove(answer)
-            expected = f"an answer with id {show(request_id)}"
-            self.find(rule, index, "answered with id null, though its id is readable", expected, show(answer))
+            else:
+                self._id_lost(rule, index, request_id, answer)
         for index, request_id, rule in self.unanswered:
-            expected = f"an answer with id {show(request_id)}"
-            answer = next((a for a in leftover if error_code(a) is not None), None)
+            answer = _take_error(leftover, None)
             if answer is None:
-                self._missing(index, rule, expected)
-                continue
-            leftover.remove(answer)
-            self.find("RPC-ID-ECHO", index, "answered with id null, though its id is readable", expected, show(answer))
+                self._missing(index, rule, f"an answer with id {show(request_id)}")
+            else:
+                self._id_lost("RPC-ID-ECHO", index, request_id, answer)
+
+    def _id_lost(self, rule: str, index: int, request_id: RequestId, answer: JsonObject) -> None:
+        expected = f"an answer with id {show(request_id)}"
+        self.find(rule, index, "answered with id null, though its id is readable", expected, show(answer))
 
     def _leftovers(self) -> None:
         for key, answers in self.by_id.items():
@@ -1169,6 +1169,14 @@ class _Judge:
             self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", NOTHING, show(answer))
         else:
             self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", NOTHING, show(answer))
+
+
+def _take_error(answers: list[JsonObject], codes: tuple[int, ...] | None) -> JsonObject | None:
+    """The first error answer among ``answers`` (of one of ``codes``, if given), removed from them."""
+    answer = next((a for a in answers if (code := error_code(a)) is not None and (codes is None or code in codes)), None)
+    if answer is not None:
+        answers.remove(answer)
+    return answer
 
 
 _ENVELOPE_KEYS = ("id", "method", "jsonrpc", "params")
