@@ -29,7 +29,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, TypeAlias
 
 from mcpref.fuzz.arguments import argument_problem
@@ -335,7 +335,22 @@ class _Judge:
             self._line(index, line, value)
         self._match_nulls()
         self._leftovers()
+        self._partial_line_judged()
         return self.findings
+
+    def _partial_line_judged(self) -> None:
+        """FRAME-EOF-PARTIAL only when no terminated line's answer was lost at EOF too: a peer that
+        loses those may have read the last line and lost its answer the same way (the Python SDK
+        does, in its race to exit). Once every other finding is in, whatever order made them."""
+        if not any(f.rule == "STDIO-EOF-DRAIN" for f in self.findings):
+            return
+        self.findings = [
+            replace(f, rule="STDIO-EOF-DRAIN", message=f"{f.message}; answers of terminated lines were lost too, "
+                    "so its framing cannot be judged")
+            if f.rule == "FRAME-EOF-PARTIAL"
+            else f
+            for f in self.findings
+        ]  # fmt: skip
 
     # Output.
 
@@ -685,14 +700,8 @@ class _Judge:
         if self.observation.eof:
             # STDIO-EOF-DRAIN, FRAME-EOF-PARTIAL: after EOF a peer may exit without finishing.
             partial = index == len(self.lines) - 1 and self.unterminated
-            # Answers of terminated lines lost the same way: the last line's framing cannot be
-            # told from that (the Python SDK reads it, then loses the race to its exit).
-            drained = any(f.rule == "STDIO-EOF-DRAIN" for f in self.findings)
-            message = "no answer before the exit that followed EOF"
-            if partial and drained:
-                message += "; answers of terminated lines were lost too, so its framing cannot be judged"
-            rule = "FRAME-EOF-PARTIAL" if partial and not drained else "STDIO-EOF-DRAIN"
-            self.find(rule, index, message, expected, NOTHING, False)
+            rule = "FRAME-EOF-PARTIAL" if partial else "STDIO-EOF-DRAIN"  # see _partial_line_judged
+            self.find(rule, index, "no answer before the exit that followed EOF", expected, NOTHING, False)
         else:
             self.find(rule, index, "no answer", expected, NOTHING)
 

@@ -1287,6 +1287,10 @@ def test_an_unterminated_line_unanswered_by_a_server_that_drops_at_eof_is_not_ju
     assert "cannot be judged" in next(f.message for f in dropped if f.line == len(lines) + 3)
     kept = _eof_judge([*lines, *pings, last], [init, result(1), result(2), result(3)])
     assert verdict(kept) == warns("FRAME-EOF-PARTIAL")
+    # Whatever order the oracle settles its findings in: a line that is not JSON owes a -32700,
+    # whose absence is settled after every line has been read.
+    unread = _eof_judge([*lines, b"pas du json\n", *pings, last], [init, result(1), result(2), result(3)])
+    assert verdict(unread) == warns("STDIO-EOF-DRAIN")
 
 
 @pytest.mark.spec("RPC-JSON-LIMITS")
