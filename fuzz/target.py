@@ -79,11 +79,25 @@ def _process_cpu_ns(pid: int) -> int:
         return 0
 
 
-def _cpu(pid: int) -> tuple[int, bool]:
-    """CPU time (ns) of ``pid`` and its descendants, and whether one of their threads is runnable
-    or in uninterruptible sleep: a wrapper (``npx``, ``uv run``, a shell) does its work in a child.
-    (0, False) where /proc cannot tell."""
-    used, running, pids = 0, False, [pid]
+def machine_quiet(proc_stat: bytes) -> bool:
+    """Whether, by ``/proc/stat``'s counts, no thread on the machine but the one that read it is
+    runnable (``procs_running``) or waiting on I/O (``procs_blocked``). Then none of the target's
+    threads is either, and their states need not be read one file a thread: the common case on an
+    idle machine. Counts it cannot find make it say no."""
+    counts = {}
+    for line in proc_stat.splitlines():
+        if line.startswith(b"procs_"):
+            name, _, value = line.partition(b" ")
+            counts[name] = int(value)
+    return counts.get(b"procs_running", 2) <= 1 and counts.get(b"procs_blocked", 1) == 0
+
+
+def look(pid: int) -> tuple[list[int], int, bool]:
+    """The processes of a target (``pid`` and its descendants: a wrapper such as ``npx``, ``uv run``
+    or a shell does its work in a child), their CPU time (ns), and whether one of their threads is
+    runnable or in disk sleep. ([], 0, False) where /proc cannot tell."""
+    quiet = machine_quiet(_read("/proc/stat", 65536))  # a line for each core comes first
+    found, used, running, pids = [], 0, False, [pid]
     while pids:
         process = pids.pop()
         base = f"/proc/{process}/task"
@@ -91,21 +105,23 @@ def _cpu(pid: int) -> tuple[int, bool]:
             tasks = os.listdir(base)
         except OSError:
             continue  # ended meanwhile
+        found.append(process)
         used += _process_cpu_ns(process)
         for task in tasks:
             try:
-                running |= _read(f"{base}/{task}/stat").rsplit(b")", 1)[1].split()[0] in (b"R", b"D")
+                if not (quiet or running):
+                    running = _read(f"{base}/{task}/stat").rsplit(b")", 1)[1].split()[0] in (b"R", b"D")
                 pids.extend(int(child) for child in _read(f"{base}/{task}/children").split())
             except (OSError, IndexError, ValueError):
                 continue  # a thread that ended meanwhile
-    return used, running
+    return found, used, running
 
 
-def _read(path: str) -> bytes:
+def _read(path: str, size: int = 4096) -> bytes:
     """A small /proc file, read without a Python file object (a look reads a dozen of them)."""
     fd = os.open(path, os.O_RDONLY)
     try:
-        return os.read(fd, 4096)
+        return os.read(fd, size)
     finally:
         os.close(fd)
 
@@ -185,6 +201,7 @@ class Process:
         self.slowest = 0.0  # the longest wait for the target once it had started (STDIO-LATENCY)
         self.gave_up = ""  # why the last wait for the target ended without what it waited for
         self.events: list[Event] | None = None  # the session as seen, when it is recorded
+        self.tree = [self.proc.pid]  # the target's processes at the last look (``sample``)
 
     def _select(self, timeout: float) -> None:
         """Read what comes within ``timeout``: one pass over the ready pipes."""
@@ -213,9 +230,17 @@ class Process:
         return consumed
 
     def sample(self) -> Sample:
-        """The target's signs of work so far (``fuzz.waiting``)."""
-        cpu, running = _cpu(self.proc.pid)
+        """The target's signs of work so far (``fuzz.waiting``): a look at all its processes."""
+        self.tree, cpu, running = look(self.proc.pid)
         return Sample(cpu, running, self.received + self.err_received, self.consumed())
+
+    def baseline(self) -> Sample:
+        """The counters a wait starts from, without a look: the CPU time of the processes the last
+        look found (one system call each). A wait reads ``running`` from its later samples only,
+        and a descendant the last look missed adds to the next sample's CPU time, which counts as
+        work: a wait then lasts a look longer, never shorter."""
+        cpu = sum(_process_cpu_ns(process) for process in self.tree)
+        return Sample(cpu, False, self.received + self.err_received, self.consumed())
 
     def took(self, started: float) -> None:
         """A wait that began at ``started`` got what it waited for: its length counts from the
@@ -234,7 +259,7 @@ class Process:
         quick = QUICK if idle is None or idle > QUICK else 0.0  # a short idle bound counts from the start
         while not done():
             if wait is None and now - started >= quick:
-                wait = Wait(self.timing.patience, now, self.sample(), idle)
+                wait = Wait(self.timing.patience, now, self.baseline(), idle)
             if wait is not None and wait.due(now):
                 verdict = wait.observe(now, self.sample())
                 if verdict is not Verdict.WAIT:
@@ -320,7 +345,7 @@ class Process:
                     now = time.monotonic()
                     self.consumed()  # the target's first read may be under way
                     if wait is None:
-                        wait = Wait(self.timing.patience, now, self.sample())
+                        wait = Wait(self.timing.patience, now, self.baseline())
                     elif wait.due(now) and (verdict := wait.observe(now, self.sample())) is not Verdict.WAIT:
                         self.notes.append(f"the target stopped reading its stdin: {wait.why(verdict)}")
                         self.stdin_open = False

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from mcpref.fuzz.oracle import Profile, Status, judge
-from mcpref.fuzz.target import Timing, run_case
+from mcpref.fuzz.target import Timing, look, machine_quiet, run_case
 from mcpref.fuzz.waiting import Patience
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,3 +113,38 @@ def test_a_target_that_exited_is_not_waited_for() -> None:
     run = run_case([sys.executable, str(HOSTILE / "exits_at_once.py")], [INIT], Timing())
     assert not run.observation.survived
     assert run.observation.ending == "exited with status 0"
+
+
+@pytest.mark.parametrize(
+    ("proc_stat", "quiet"),
+    [
+        (b"cpu  1 2 3\nintr 5 0 0\nprocs_running 1\nprocs_blocked 0\n", True),  # the reader alone
+        (b"procs_running 2\nprocs_blocked 0\n", False),  # another thread runnable: maybe the target's
+        (b"procs_running 1\nprocs_blocked 1\n", False),  # a thread waiting on I/O: maybe the target's
+        (b"cpu  1 2 3\n", False),  # cut short, or not Linux's: the threads are read one by one
+    ],
+)
+def test_a_quiet_machine_is_told_by_its_counts_of_runnable_and_blocked_threads(proc_stat: bytes, quiet: bool) -> None:
+    assert machine_quiet(proc_stat) is quiet
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_look_sees_a_busy_thread_runnable_and_finds_the_descendants() -> None:
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        # Busy, it is runnable, and the machine is not quiet while it runs: its state is read.
+        assert look(busy.pid)[2] is True
+    finally:
+        busy.kill()
+        busy.wait()
+    shell = subprocess.Popen(["sh", "-c", "sleep 30 & wait"], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        tree, _, running = look(shell.pid)
+        while (len(tree) < 2 or running) and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the shell has started its child, and both sleep
+            tree, _, running = look(shell.pid)
+        assert tree[0] == shell.pid and len(tree) == 2 and not running
+    finally:
+        os.killpg(shell.pid, signal.SIGKILL)  # the shell and its sleep
+        shell.wait()
