@@ -28,7 +28,6 @@ import functools
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, TypeAlias
 
@@ -49,6 +48,7 @@ from mcpref.fuzz.reading import (
     Blank,
     ClientResponse,
     Invalid,
+    Message,
     Notification,
     ParseFailure,
     Request,
@@ -189,13 +189,38 @@ def split_lines(stream: bytes) -> list[bytes]:
     return lines
 
 
+@dataclass(frozen=True)
+class _InputLine:
+    """A line of the stream judged, read once for all the judges of the stream (``_read_input``);
+    what only some judges need is read at the first that does. Its lines may be megabytes long."""
+
+    data: bytes
+    value: JsonValue | Blank | ParseFailure
+
+    @functools.cached_property
+    def messages(self) -> tuple[Message, ...]:
+        """The value as a message, or each member of a batch as one; none for a line without a value."""
+        if isinstance(self.value, list):
+            return tuple(classify(item) for item in self.value)
+        if self.value is BLANK or isinstance(self.value, ParseFailure):
+            return ()
+        return (classify(self.value),)
+
+    @functools.cached_property
+    def ambiguous(self) -> bool:
+        return _ambiguous_keys(self.data)
+
+    @functools.cached_property
+    def false_line_end(self) -> bool:
+        return _false_line_end(self.data)
+
+
 @functools.lru_cache(maxsize=4)
-def _parsed_input(stream: bytes) -> tuple[tuple[bytes, ...], tuple[JsonValue | Blank | ParseFailure, ...]]:
-    """The stream's lines, and each parsed: once a stream, which a campaign judges two or three
-    times (a kept run, its read-on, a fresh confirmation) and whose lines may be megabytes long.
-    The judge never changes a parsed value, so that judges may share them."""
-    lines = tuple(split_lines(stream))
-    return lines, tuple(parse_line(line) for line in lines)
+def _read_input(stream: bytes) -> tuple[_InputLine, ...]:
+    """The stream's lines, read: once a stream, which a campaign judges two or three times (a kept
+    run, its read-on, a fresh confirmation). The judge never changes what is read, so that judges
+    may share it."""
+    return tuple(_InputLine(line, parse_line(line)) for line in split_lines(stream))
 
 
 def judge(stream: bytes, observation: Observation) -> list[Finding]:
@@ -283,7 +308,7 @@ def _lenient_request(line: bytes) -> Request | None:
 
 class _Judge:
     def __init__(self, stream: bytes, observation: Observation) -> None:
-        self.lines, self.values = _parsed_input(stream)
+        self.input = _read_input(stream)
         self.unterminated = not stream.endswith(b"\n")
         self.observation = observation
         self.findings: list[Finding] = []
@@ -330,9 +355,9 @@ class _Judge:
                 f"at most {LATE_SECONDS:g} s",
                 f"{self.observation.latency:.1f} s",
             )
-        self._survey(self.values)
-        for index, (line, value) in enumerate(zip(self.lines, self.values, strict=True)):
-            self._line(index, line, value)
+        self._survey()
+        for index, line in enumerate(self.input):
+            self._line(index, line)
         self._match_nulls()
         self._leftovers()
         self._partial_line_judged()
@@ -424,7 +449,7 @@ class _Judge:
                 show(value),
             )
 
-    def _survey(self, values: Sequence[JsonValue | Blank | ParseFailure]) -> None:
+    def _survey(self) -> None:
         """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), and the server's eras."""
         server = self.modern.server
         refused_initialize = accepted_initialize = False
@@ -433,9 +458,8 @@ class _Judge:
                 server.learn(answer.value)
         for probe_answer in self.probe_answers:
             server.learn(probe_answer)
-        for value in values:
-            for item in value if isinstance(value, list) else [value]:
-                message = classify(item) if isinstance(item, dict) else None
+        for line in self.input:
+            for message in line.messages:
                 if isinstance(message, Request | Invalid) and message.id is not None:
                     self.id_uses[id_key(message.id)] += 1
                 if (
@@ -458,25 +482,26 @@ class _Judge:
 
     # Input, line by line.
 
-    def _line(self, index: int, line: bytes, value: JsonValue | Blank | ParseFailure) -> None:
-        if len(line) > DEFAULT_MAX_LINE_BYTES:
-            self._refusable(index, line, "FRAME-MAX-LINE")
+    def _line(self, index: int, line: _InputLine) -> None:
+        data, value = line.data, line.value
+        if len(data) > DEFAULT_MAX_LINE_BYTES:
+            self._refusable(index, data, "FRAME-MAX-LINE")
             return
         if value is BLANK:
             codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
             self.slots.append(_NullSlot(index, False, codes, "FRAME-BLANK-LINE", False, "FRAME-BLANK-LINE"))
         elif isinstance(value, ParseFailure):
-            self._parse_failure(index, line)
+            self._parse_failure(index, data)
         elif isinstance(value, list):
-            self._batch(index, value)
+            self._batch(index, value, line.messages)
         else:
-            message = classify(value)
-            if isinstance(message, Request) and self._refused(index, line, message):
+            (message,) = line.messages
+            if isinstance(message, Request) and self._refused(index, data, message):
                 return
-            if _ambiguous_keys(line):
-                self._ambiguous(index, line)
+            if line.ambiguous:
+                self._ambiguous(index, data)
                 return
-            self._message(index, line, message, in_batch=False, anonymous=isinstance(value, dict) and "id" not in value)
+            self._message(index, data, message, in_batch=False, anonymous=isinstance(value, dict) and "id" not in value)
 
     def _refused(self, index: int, line: bytes, request: Request) -> bool:
         """A peer refused, under a limit of its own, a line the reference serves: allowed, not ignoring it."""
@@ -555,9 +580,8 @@ class _Judge:
         codes = {PARSE_ERROR, INVALID_REQUEST} if rule == "FRAME-MAX-LINE" else {PARSE_ERROR}
         self.slots.append(_NullSlot(index, True, frozenset(codes), "RPC-PARSE-ERROR", True))
 
-    def _batch(self, index: int, items: list[JsonValue]) -> None:
+    def _batch(self, index: int, items: list[JsonValue], members: tuple[Message, ...]) -> None:
         if self.target.version != "2025-03-26" or not self.target.accepted_init:
-            members = [classify(item) for item in items]
             served = [m for m in members if isinstance(m, Request) and id_key(m.id) in self.by_id]
             if served:
                 self.find(
@@ -567,8 +591,8 @@ class _Judge:
                     "one -32600 with id null",
                     "answers to its members",
                 )
-                for member in served:
-                    self._take(member.id)
+                for request in served:
+                    self._take(request.id)
                 return
             # The client sent what is no message in this version: silence is allowed, with a warning.
             self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH-UNSUPPORTED", False))
@@ -579,16 +603,14 @@ class _Judge:
         if not items:
             self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH", True))
             return
-        for item in items:
-            self._message(
-                index, b"", classify(item), in_batch=True, anonymous=isinstance(item, dict) and "id" not in item
-            )
+        for item, member in zip(items, members, strict=True):
+            self._message(index, b"", member, in_batch=True, anonymous=isinstance(item, dict) and "id" not in item)
 
     def _message(
         self,
         index: int,
         line: bytes,
-        message: Request | Notification | ClientResponse | Invalid,
+        message: Message,
         in_batch: bool,
         anonymous: bool,
     ) -> None:
@@ -667,7 +689,7 @@ class _Judge:
         if retyped is not None:
             self.find("RPC-ID-ECHO", index, "the answer changed the id", show(request_id), show(retyped.get("id")))
             return None
-        if _false_line_end(self.lines[index]) and any(error_code(n) == PARSE_ERROR for n in self.nulls):
+        if self.input[index].false_line_end and any(error_code(n) == PARSE_ERROR for n in self.nulls):
             # Split at a false line end, the pieces draw -32700s: silence alone proves no split.
             rule_if_missing = "FRAME-LF-ONLY"
         elif any(error_code(n) is not None for n in self.nulls):
@@ -699,7 +721,7 @@ class _Judge:
     def _missing(self, index: int, rule: str, expected: str) -> None:
         if self.observation.eof:
             # STDIO-EOF-DRAIN, FRAME-EOF-PARTIAL: after EOF a peer may exit without finishing.
-            partial = index == len(self.lines) - 1 and self.unterminated
+            partial = index == len(self.input) - 1 and self.unterminated
             rule = "FRAME-EOF-PARTIAL" if partial else "STDIO-EOF-DRAIN"  # see _partial_line_judged
             self.find(rule, index, "no answer before the exit that followed EOF", expected, NOTHING, False)
         else:
@@ -1170,7 +1192,7 @@ class _Judge:
 
     def _unexpected(self, answer: JsonObject) -> None:
         pieces = answer.get("id") is None and error_code(answer) == PARSE_ERROR
-        if pieces and any(_false_line_end(line) for line in self.lines):
+        if pieces and any(line.false_line_end for line in self.input):
             # A reader that splits a line at a false line end refuses each piece as not JSON.
             self.find("FRAME-LF-ONLY", None, "an answer no line asked for", NOTHING, show(answer))
         elif self.saw_notification and answer.get("id") is None:

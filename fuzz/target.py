@@ -346,29 +346,25 @@ class Process:
                     self.consumed()  # the target's first read may be under way
                     if wait is None:
                         wait = Wait(self.timing.patience, now, self.baseline())
+                        # Until the pipe to the target has room again, output is read meanwhile.
+                        self.selector.register(self.stdin, selectors.EVENT_WRITE, "in")
                     elif wait.due(now) and (verdict := wait.observe(now, self.sample())) is not Verdict.WAIT:
                         self.notes.append(f"the target stopped reading its stdin: {wait.why(verdict)}")
                         self.stdin_open = False
                         break
-                    self._wait_writable(wait.timeout(now))
+                    self._select(wait.timeout(now))
                 except (BrokenPipeError, ConnectionResetError):
                     self.notes.append("the target closed its stdin")
                     self.stdin_open = False
         finally:
+            if wait is not None:
+                self.selector.unregister(self.stdin)
             self.writing = False
         if data:
             self.at_line_start = data.endswith(b"\n")
         if self.at_line_start and self.replies:
             pending, self.replies = self.replies, []
             self.write(b"".join(pending))
-
-    def _wait_writable(self, timeout: float) -> None:
-        """Read what comes until the pipe to the target has room again (or ``timeout``)."""
-        self.selector.register(self.stdin, selectors.EVENT_WRITE, "in")
-        try:
-            self._select(timeout)
-        finally:
-            self.selector.unregister(self.stdin)
 
     def send(self, chunk: bytes, pause: float) -> None:
         """Write one chunk, so that the target reads it on its own, then read for ``pause``.
