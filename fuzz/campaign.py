@@ -259,8 +259,8 @@ class Campaign:
         self._sessions: dict[bytes, Session] = {}
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
         self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
-        # Whether run() attributes its failures; a job side by side leaves that to run_jobs, which
-        # attributes the merged failures once instead of each job the same ones at the same time.
+        # Whether run() attributes its failures; jobs side by side leave that to run_jobs, which
+        # shares the merged failures out among them, rather than each job attributing the same ones.
         self.attributing = True
 
     def side_by_side(self, index: int, jobs: int) -> Campaign:
@@ -454,15 +454,9 @@ class Campaign:
         return Outcome(self.attributed(failures) if self.attributing else failures, self.stats, self.warnings)
 
     def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
-        """The failures, each under the rule its case breaks once re-run otherwise (``_attribute``),
+        """The failures, each under the rule its case breaks once re-run otherwise (``attribute``),
         one a rule."""
-        found: dict[str, Failure] = {}
-        for failure in failures:
-            # Attribution re-runs the case twice; a dead or deaf target makes each run wait
-            # for its probes, and death is no matter of chunking anyway.
-            attributed = failure if failure.rule == "STDIO-SURVIVE" else self._attribute(failure)
-            found.setdefault(attributed.rule, attributed)
-        return list(found.values())
+        return one_a_rule(self.attribute(failure) for failure in failures)
 
     def _round(self, probe: Callable[[], None]) -> bool:
         """One Hypothesis run of ``probe``; whether a new round may follow (a time budget left to spend)."""
@@ -500,9 +494,13 @@ class Campaign:
         if kept is None or failure.size <= kept.size:
             self.best[failure.rule] = failure
 
-    def _attribute(self, failure: Failure) -> Failure:
+    def attribute(self, failure: Failure) -> Failure:
         """FRAME-CHUNK-INVARIANT when the same bytes pass under another cutting; FRAME-LF-ONLY
-        when they pass once their false line ends are made harmless."""
+        when they pass once their false line ends are made harmless; else ``failure`` itself."""
+        if failure.rule == "STDIO-SURVIVE":
+            # Attribution re-runs the case twice; a dead or deaf target makes each run wait
+            # for its probes, and death is no matter of chunking anyway.
+            return failure
         chunked = self._chunking(failure)
         if chunked is not None:
             return chunked
@@ -560,6 +558,14 @@ class Campaign:
                 max(0.0, deadline - now),
             )
         )
+
+
+def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:
+    """The first failure of each rule, in order: attribution may file two failures under one rule."""
+    found: dict[str, Failure] = {}
+    for failure in failures:
+        found.setdefault(failure.rule, failure)
+    return list(found.values())
 
 
 _FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}

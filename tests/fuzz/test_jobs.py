@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import subprocess
 import sys
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -68,7 +71,7 @@ def test_two_jobs_find_the_bug_and_report_as_one_campaign(tmp_path: Path) -> Non
 
 
 @pytest.mark.spec("FRAME-LF-ONLY")
-def test_two_jobs_leave_the_attribution_to_the_merge_which_makes_it_once(tmp_path: Path) -> None:
+def test_two_jobs_leave_the_attribution_to_the_merge_then_share_it_out(tmp_path: Path) -> None:
     assert Campaign(["true"]).attributing and not Campaign(["true"]).side_by_side(0, 2).attributing
     # The jobs find answers lost (RPC-ONE-ANSWER...); re-run with the raw CR made harmless,
     # the case passes: the merged failure is filed FRAME-LF-ONLY, as a one-job campaign files it.
@@ -123,3 +126,39 @@ def test_a_job_that_crashes_is_an_error_and_the_other_jobs_end_with_their_target
         run_jobs(2, Campaign(marked, budget=60, seed=1))
     left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True, check=False)
     assert left.stdout == ""
+
+
+class _AttributesTogether(Campaign):
+    """A job that finds two failures at once, and attributes each only while another job attributes
+    one too: which it notes in the failure, with its process id."""
+
+    meeting: Path
+
+    def run(self) -> Outcome:
+        self.stats.cases, self.stats.processes = 1, 1
+        return Outcome([_failure("RPC-PARSE-ERROR", (b"x\n",)), _failure("RPC-ID-ECHO", (b"y\n",))], self.stats, {})
+
+    def attribute(self, failure: Failure) -> Failure:
+        (self.meeting / str(os.getpid())).touch()
+        deadline = time.monotonic() + 60
+        while len(list(self.meeting.iterdir())) < 2:  # one job taking both would wait here in vain
+            assert time.monotonic() < deadline, "no other job attributed a failure meanwhile"
+            time.sleep(0.01)
+        self.stats.processes += 1  # as a re-run would count
+        return Failure(failure.rule, failure.case, failure.run, [replace(failure.finding, message=str(os.getpid()))])
+
+
+def test_two_jobs_share_the_merged_failures_out_and_attribute_each_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def together(self: Campaign, index: int, jobs: int) -> Campaign:
+        job = _AttributesTogether(self.argv)
+        job.meeting = tmp_path
+        return job
+
+    monkeypatch.setattr(Campaign, "side_by_side", together)
+    outcome = run_jobs(2, Campaign(["true"], seed=1))
+    assert [failure.rule for failure in outcome.failures] == ["RPC-PARSE-ERROR", "RPC-ID-ECHO"]
+    assert {failure.finding.message for failure in outcome.failures} == {path.name for path in tmp_path.iterdir()}
+    assert len(list(tmp_path.iterdir())) == 2  # two jobs, one failure each
+    assert (outcome.stats.cases, outcome.stats.processes) == (2, 4)  # the attribution's runs count
