@@ -214,6 +214,34 @@ class _InputLine:
     def false_line_end(self) -> bool:
         return _false_line_end(self.data)
 
+    @functools.cached_property
+    def utf8(self) -> bool:
+        try:
+            self.data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    @functools.cached_property
+    def json_beyond_limits(self) -> bool:
+        """Whether a UTF-8 line the reference cannot parse is JSON all the same, beyond its limits."""
+        try:
+            json.loads(self.data.decode("utf-8"), parse_constant=_no_constant, parse_int=_lenient_int)
+        except RecursionError:
+            return True  # deeper than Python can parse: valid or not, it is beyond the limits
+        except ValueError:
+            return False
+        return True
+
+    @functools.cached_property
+    def lenient_request(self) -> Request | None:
+        return _lenient_request(self.data)
+
+    @functools.cached_property
+    def readable_request(self) -> Request | None:
+        """The request a lenient peer reads, or at least its id, when it comes before any nesting."""
+        return self.lenient_request or _leading_request(self.data)
+
 
 @functools.lru_cache(maxsize=4)
 def _read_input(stream: bytes) -> tuple[_InputLine, ...]:
@@ -485,13 +513,13 @@ class _Judge:
     def _line(self, index: int, line: _InputLine) -> None:
         data, value = line.data, line.value
         if len(data) > DEFAULT_MAX_LINE_BYTES:
-            self._refusable(index, data, "FRAME-MAX-LINE")
+            self._refusable(index, line, "FRAME-MAX-LINE")
             return
         if value is BLANK:
             codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
             self.slots.append(_NullSlot(index, False, codes, "FRAME-BLANK-LINE", False, "FRAME-BLANK-LINE"))
         elif isinstance(value, ParseFailure):
-            self._parse_failure(index, data)
+            self._parse_failure(index, line)
         elif isinstance(value, list):
             self._batch(index, value, line.messages)
         else:
@@ -524,32 +552,24 @@ class _Judge:
         codes = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS})
         self.slots.append(_NullSlot(index, True, codes, "RPC-DUPLICATE-KEYS", False))
 
-    def _parse_failure(self, index: int, line: bytes) -> None:
-        if line.startswith(_BOM):
+    def _parse_failure(self, index: int, line: _InputLine) -> None:
+        if line.data.startswith(_BOM):
             self._refusable(index, line, "FRAME-BOM")
-            return
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
+        elif not line.utf8:
             version = self.target.version
             if version is None or version == "2024-11-05":
                 self._refusable(index, line, "FRAME-UTF8", mandatory=False)
             else:
                 self._strict_parse_error(index, line, "FRAME-UTF8")
-            return
-        try:
-            json.loads(text, parse_constant=_no_constant, parse_int=_lenient_int)
-        except RecursionError:
-            pass  # deeper than Python can parse: valid or not, it is beyond the limits
-        except ValueError:
+        elif line.json_beyond_limits:
+            self._refusable(index, line, "RPC-JSON-LIMITS")
+        else:
             self._strict_parse_error(index, line, "RPC-PARSE-ERROR")
-            return
-        self._refusable(index, line, "RPC-JSON-LIMITS")  # valid JSON beyond the reference's limits
 
-    def _strict_parse_error(self, index: int, line: bytes, rule: str) -> None:
+    def _strict_parse_error(self, index: int, line: _InputLine, rule: str) -> None:
         """The line must draw -32700; a peer that served a request in it broke the rule."""
         self.slots.append(_NullSlot(index, True, frozenset({PARSE_ERROR}), rule, True))
-        request = _lenient_request(line)
+        request = line.lenient_request
         if request is not None and self._take(request.id):
             self.find(
                 rule,
@@ -559,10 +579,9 @@ class _Judge:
                 "an answer to the request in it",
             )
 
-    def _refusable(self, index: int, line: bytes, rule: str, mandatory: bool = False) -> None:
+    def _refusable(self, index: int, line: _InputLine, rule: str, mandatory: bool = False) -> None:
         """The reference refuses this line with -32700; a peer may also read the request in it."""
-        request = _lenient_request(line)
-        readable = request or _leading_request(line)
+        request, readable = line.lenient_request, line.readable_request
         if readable is not None and id_key(readable.id) in self.by_id:
             self.find(
                 rule,
@@ -575,7 +594,7 @@ class _Judge:
             if request is None:
                 self._take(readable.id)  # too deep to read beyond its id: the answer is not judged
             else:
-                self._request(index, line, request, in_batch=False)
+                self._request(index, line.data, request, in_batch=False)
             return
         codes = {PARSE_ERROR, INVALID_REQUEST} if rule == "FRAME-MAX-LINE" else {PARSE_ERROR}
         self.slots.append(_NullSlot(index, True, frozenset(codes), "RPC-PARSE-ERROR", True))
