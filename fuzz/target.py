@@ -72,11 +72,8 @@ QUICK = 0.02
 def _process_cpu_ns(pid: int) -> int:
     """CPU time (ns) of all of ``pid``'s threads, ended ones included: the process's CPU-time
     clock, whose id Linux builds from the pid (glibc's ``clock_getcpuclockid``): one system call
-    where summing each thread's /proc schedstat took a file a thread. 0 once it has ended."""
-    try:
-        return time.clock_gettime_ns((~pid << 3) | 2)  # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
-    except OSError:
-        return 0
+    where summing each thread's /proc schedstat took a file a thread. OSError once it has ended."""
+    return time.clock_gettime_ns((~pid << 3) | 2)  # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
 
 
 def machine_quiet(proc_stat: bytes) -> bool:
@@ -92,21 +89,37 @@ def machine_quiet(proc_stat: bytes) -> bool:
     return counts.get(b"procs_running", 2) <= 1 and counts.get(b"procs_blocked", 1) == 0
 
 
-def look(pid: int) -> tuple[list[int], int, bool]:
+def look(pid: int, known: Sequence[int] = ()) -> tuple[list[int], int, bool]:
     """The processes of a target (``pid`` and its descendants: a wrapper such as ``npx``, ``uv run``
     or a shell does its work in a child), their CPU time (ns), and whether one of their threads is
-    runnable or in disk sleep. ([], 0, False) where /proc cannot tell."""
-    quiet = machine_quiet(_read("/proc/stat", 65536))  # a line for each core comes first
-    found, used, running, pids = [], 0, False, [pid]
+    runnable or in disk sleep. ([], 0, False) where /proc cannot tell.
+
+    On a quiet machine (``machine_quiet``) no thread's state need be read, and descendants are
+    looked for through each process's main thread only, from which Python, Node.js and shells
+    start their children: a first look reads a /proc file for each thread, which the process's
+    reaping must drop again, and most looks are the one look at a fresh process on a quiet
+    machine. A child started from another thread is found by the first look made while it or
+    anything else runs, and followed from then on through ``known``, the processes the last look
+    found (a tree found and lost by turns would look like work).
+    """
+    try:
+        quiet = machine_quiet(_read("/proc/stat", 65536))  # a line for each core comes first
+    except OSError:
+        return [], 0, False  # no /proc: not Linux
+    found: list[int] = []
+    used, running, pids = 0, False, [pid, *known]
     while pids:
         process = pids.pop()
+        if process in found:
+            continue
         base = f"/proc/{process}/task"
         try:
-            tasks = os.listdir(base)
+            cpu = _process_cpu_ns(process)
+            tasks = [str(process)] if quiet else os.listdir(base)
         except OSError:
             continue  # ended meanwhile
         found.append(process)
-        used += _process_cpu_ns(process)
+        used += cpu
         for task in tasks:
             try:
                 if not (quiet or running):
@@ -231,7 +244,7 @@ class Process:
 
     def sample(self) -> Sample:
         """The target's signs of work so far (``fuzz.waiting``): a look at all its processes."""
-        self.tree, cpu, running = look(self.proc.pid)
+        self.tree, cpu, running = look(self.proc.pid, self.tree)
         return Sample(cpu, running, self.received + self.err_received, self.consumed())
 
     def baseline(self) -> Sample:
@@ -239,7 +252,10 @@ class Process:
         look found (one system call each). A wait reads ``running`` from its later samples only,
         and a descendant the last look missed adds to the next sample's CPU time, which counts as
         work: a wait then lasts a look longer, never shorter."""
-        cpu = sum(_process_cpu_ns(process) for process in self.tree)
+        cpu = 0
+        for process in self.tree:
+            with contextlib.suppress(OSError):  # ended since
+                cpu += _process_cpu_ns(process)
         return Sample(cpu, False, self.received + self.err_received, self.consumed())
 
     def took(self, started: float) -> None:

@@ -148,3 +148,27 @@ def test_a_look_sees_a_busy_thread_runnable_and_finds_the_descendants() -> None:
     finally:
         os.killpg(shell.pid, signal.SIGKILL)  # the shell and its sleep
         shell.wait()
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_look_follows_the_processes_the_last_one_found_while_they_live() -> None:
+    # A child started from a thread other than the main one: a look at a quiet machine would not
+    # find it through the main thread, so it follows it as the last look found it.
+    spawner = "import subprocess, threading, time; threading.Thread(target=subprocess.call, args=(['sleep', '30'],)).start()"
+    parent = subprocess.Popen([sys.executable, "-c", spawner], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        children: list[int] = []
+        while not children and time.monotonic() < deadline:
+            time.sleep(0.01)
+            tasks = os.listdir(f"/proc/{parent.pid}/task")
+            children = [int(c) for t in tasks for c in Path(f"/proc/{parent.pid}/task/{t}/children").read_text().split()]
+        (child,) = children
+        assert sorted(look(parent.pid, [parent.pid, child])[0]) == sorted([parent.pid, child])
+        os.kill(child, signal.SIGKILL)
+        while child in look(parent.pid, [parent.pid, child])[0] and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the parent has reaped it
+        assert look(parent.pid, [parent.pid, child])[0] == [parent.pid]
+    finally:
+        os.killpg(parent.pid, signal.SIGKILL)
+        parent.wait()
