@@ -99,15 +99,16 @@ def look(pid: int, known: Sequence[int] = ()) -> tuple[list[int], int, bool]:
     start their children: a first look reads a /proc file for each thread, which the process's
     reaping must drop again, and most looks are the one look at a fresh process on a quiet
     machine. A child started from another thread is found by the first look made while it or
-    anything else runs, and followed from then on through ``known``, the processes the last look
-    found (a tree found and lost by turns would look like work).
+    anything else runs (such a look finds every descendant anew), and followed by the quiet looks
+    after it through ``known``, the processes the last look found: a tree found and lost by turns
+    would look like work.
     """
     try:
         quiet = machine_quiet(_read("/proc/stat", 65536))  # a line for each core comes first
     except OSError:
         return [], 0, False  # no /proc: not Linux
     found: list[int] = []
-    used, running, pids = 0, False, [pid, *known]
+    used, running, pids = 0, False, [pid, *known] if quiet else [pid]
     while pids:
         process = pids.pop()
         if process in found:
