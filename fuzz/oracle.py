@@ -191,8 +191,8 @@ def split_lines(stream: bytes) -> list[bytes]:
 
 @dataclass(frozen=True)
 class _InputLine:
-    """A line of the stream judged, read once for all the judges of the stream (``_read_input``);
-    what only some judges need is read at the first that does. Its lines may be megabytes long."""
+    """A line of the stream judged, read once for all the judges of the stream (``_read_input``):
+    it may be megabytes long. What only some judges need is read by the first that does."""
 
     data: bytes
     value: JsonValue | Blank | ParseFailure
