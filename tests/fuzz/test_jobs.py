@@ -71,7 +71,7 @@ def test_two_jobs_find_the_bug_and_report_as_one_campaign(tmp_path: Path) -> Non
 
 
 @pytest.mark.spec("FRAME-LF-ONLY")
-def test_two_jobs_leave_the_attribution_to_the_merge_then_share_it_out(tmp_path: Path) -> None:
+def test_two_jobs_leave_the_attribution_to_the_merge(tmp_path: Path) -> None:
     assert Campaign(["true"]).attributing and not Campaign(["true"]).side_by_side(0, 2).attributing
     # The jobs find answers lost (RPC-ONE-ANSWER...); re-run with the raw CR made harmless,
     # the case passes: the merged failure is filed FRAME-LF-ONLY, as a one-job campaign files it.

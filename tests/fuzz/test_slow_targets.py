@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from mcpref.fuzz import target
 from mcpref.fuzz.oracle import Profile, Status, judge
 from mcpref.fuzz.target import Timing, look, machine_quiet, run_case
 from mcpref.fuzz.waiting import Patience
@@ -151,10 +152,10 @@ def test_a_look_sees_a_busy_thread_runnable_and_finds_the_descendants() -> None:
 
 
 @pytest.mark.spec("STDIO-SURVIVE")
-def test_a_look_follows_the_processes_the_last_one_found_while_they_live() -> None:
-    # A child started from a thread other than the main one: a look at a quiet machine would not
-    # find it through the main thread, so it follows it as the last look found it.
-    spawner = "import subprocess, threading, time; threading.Thread(target=subprocess.call, args=(['sleep', '30'],)).start()"
+def test_a_quiet_look_follows_the_processes_the_last_one_found_while_they_live(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A child started from a thread other than the main one: a quiet look does not find it through
+    # the main thread, so it follows it as the last look found it; a busy look finds it anew.
+    spawner = "import subprocess, threading; threading.Thread(target=subprocess.call, args=(['sleep', '30'],)).start()"
     parent = subprocess.Popen([sys.executable, "-c", spawner], start_new_session=True)
     try:
         deadline = time.monotonic() + 10
@@ -164,7 +165,10 @@ def test_a_look_follows_the_processes_the_last_one_found_while_they_live() -> No
             tasks = os.listdir(f"/proc/{parent.pid}/task")
             children = [int(c) for t in tasks for c in Path(f"/proc/{parent.pid}/task/{t}/children").read_text().split()]
         (child,) = children
-        assert sorted(look(parent.pid, [parent.pid, child])[0]) == sorted([parent.pid, child])
+        for quiet in (True, False):
+            monkeypatch.setattr(target, "machine_quiet", lambda proc_stat, quiet=quiet: quiet)
+            assert sorted(look(parent.pid, [parent.pid, child])[0]) == sorted([parent.pid, child])
+            assert look(parent.pid)[0] == ([parent.pid] if quiet else [parent.pid, child])
         os.kill(child, signal.SIGKILL)
         while child in look(parent.pid, [parent.pid, child])[0] and time.monotonic() < deadline:
             time.sleep(0.01)  # until the parent has reaped it
