@@ -26,6 +26,7 @@ from pathlib import Path
 
 from mcpref.fuzz.oracle import Profile
 
+from . import statuses
 from .ci import save_reproducers
 
 EXIT_USAGE = 2
@@ -39,7 +40,7 @@ def _mcpref(*argv: str) -> int:
 def _rows_markdown(rows: list[dict[str, object]]) -> list[str]:
     shown = [row for row in rows if row["status"] in _ICON]
     if not shown:
-        return ["Every rule passes (or is not exercised)."]
+        return ["No rule fails or warns."]
     lines = ["| Rule | Level | Status | Finding |", "|---|---|---|---|"]
     for row in shown:
         findings = row["findings"]
@@ -60,15 +61,18 @@ def _shell_lines(rows: list[dict[str, object]]) -> list[str]:
     return lines
 
 
+def _cause(check: Mapping[str, object]) -> str | None:
+    cause = check.get("cause")
+    return cause if isinstance(cause, str) else None
+
+
 def summary(command: list[str], profile: str, check: Mapping[str, object], fuzz: Mapping[str, object] | None) -> str:
     """The job summary, in Markdown."""
     rows = check["rules"]
     assert isinstance(rows, list)
-    counts = {status: sum(1 for row in rows if row["status"] == status) for status in ("pass", "warn", "fail", "n/a")}
     lines = [
         "## mcpref",
-        f"`{shlex.join(command)}`, profile `{profile}`: "
-        + ", ".join(f"{count} {status}" for status, count in counts.items()),
+        f"`{shlex.join(command)}`, profile `{profile}`: " + statuses.summary(rows, _cause(check)),
         "",
         "### check",
         *_rows_markdown(rows),

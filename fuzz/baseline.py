@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcpref.fuzz.oracle import Profile
@@ -42,7 +42,8 @@ class Verdict:
 
     expected: Mapping[str, list[str]]  # listed, and still failing
     new: Mapping[str, list[str]]  # failing, and not listed
-    fixed: Mapping[str, list[str]]  # listed, and no longer failing
+    fixed: Mapping[str, list[str]]  # listed, and seen passing
+    untested: Mapping[str, list[str]] = field(default_factory=dict)  # listed, and not seen either way
 
     @property
     def held(self) -> bool:
@@ -52,13 +53,24 @@ class Verdict:
         """What the run says of the baseline, one line per label with something to say."""
         out = []
         for label in sorted({*self.expected, *self.new, *self.fixed}):
-            for name, rules in (("expected", self.expected), ("new", self.new), ("now passing", self.fixed)):
+            for name, rules in (
+                ("expected", self.expected),
+                ("new", self.new),
+                ("now passing", self.fixed),
+                ("untested", self.untested),
+            ):
                 if rules.get(label):
                     out.append(f"baseline {label}: {name}: {', '.join(rules[label])}")
         return out
 
     def json(self) -> dict[str, object]:
-        return {"held": self.held, "expected": self.expected, "new": self.new, "now_passing": self.fixed}
+        return {
+            "held": self.held,
+            "expected": self.expected,
+            "new": self.new,
+            "now_passing": self.fixed,
+            "untested": self.untested,
+        }
 
 
 def load(path: Path, profile: Profile) -> Baseline:
@@ -82,14 +94,20 @@ def dump(profile: Profile, failing: Mapping[str, Iterable[str]]) -> str:
     return json.dumps({"format": FORMAT, "profile": profile.value, "expected_failures": expected}, indent=2) + "\n"
 
 
-def hold(baseline: Baseline, failing: Mapping[str, Iterable[str]]) -> Verdict:
-    """``failing`` (label -> rules failing in this run) against the baseline."""
+def hold(
+    baseline: Baseline, failing: Mapping[str, Iterable[str]], untested: Mapping[str, Iterable[str]] | None = None
+) -> Verdict:
+    """``failing`` (label -> rules failing in this run) against the baseline. A listed rule that this
+    run could not judge (``untested``) is neither still failing nor fixed: the list keeps it."""
     seen = {label: set(rules) for label, rules in failing.items()}
+    unseen = {label: set(rules) for label, rules in (untested or {}).items()}
     labels = sorted({*seen, *baseline.expected})
     listed = {label: baseline.expected.get(label, frozenset()) for label in labels}
     now = {label: seen.get(label, set()) for label in labels}
+    blind = {label: unseen.get(label, set()) & listed[label] for label in labels}
     return Verdict(
         {label: sorted(now[label] & listed[label]) for label in labels},
         {label: sorted(now[label] - listed[label]) for label in labels},
-        {label: sorted(listed[label] - now[label]) for label in labels},
+        {label: sorted(listed[label] - now[label] - blind[label]) for label in labels},
+        {label: sorted(blind[label]) for label in labels},
     )

@@ -16,7 +16,7 @@ from pathlib import Path
 from mcpref.fuzz.oracle import Profile
 
 from . import baseline as baselines
-from . import junit
+from . import junit, statuses
 from .corpus_modern import BY_NAME
 from .report import reproducer_json, write_atomic
 
@@ -40,8 +40,9 @@ def prepare(args: argparse.Namespace, profile: Profile) -> baselines.Baseline | 
     return None if args.baseline is None else baselines.load(args.baseline, profile)
 
 
-def failing(results: Mapping[str, Sequence[junit.Row]]) -> dict[str, set[str]]:
-    return {label: {str(row["id"]) for row in rows if row["status"] == "fail"} for label, rows in results.items()}
+def having(results: Mapping[str, Sequence[junit.Row]], status: str) -> dict[str, set[str]]:
+    """Label -> the rules whose row has ``status``."""
+    return {label: {str(row["id"]) for row in rows if row["status"] == status} for label, rows in results.items()}
 
 
 def conclude(
@@ -52,8 +53,8 @@ def conclude(
     baseline: baselines.Baseline | None,
 ) -> int:
     """Hold the run to the baseline, write the files asked for; the exit status."""
-    failed = failing(results)
-    verdict = None if baseline is None else baselines.hold(baseline, failed)
+    failed = having(results, statuses.FAIL)
+    verdict = None if baseline is None else baselines.hold(baseline, failed, having(results, statuses.UNTESTED))
     if args.write_baseline is not None:
         write_atomic(args.write_baseline, baselines.dump(profile, failed))
     if args.junit_xml is not None:

@@ -42,7 +42,7 @@ from mcpref.reference import server
 from mcpref.reference.rules import BY_ID, RULES
 from mcpref.reference.versions import Era
 
-from . import ci, html, waiting
+from . import ci, html, statuses, waiting
 from . import compare as compare_command
 from . import explain as explain_command
 from . import vectors as vectors_command
@@ -251,21 +251,21 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
 
 
 def _fuzz_rows(report: dict[str, object]) -> list[dict[str, object]]:
-    """One row per rule, as ``check`` gives them: failing, warned, or passed (not seen broken)."""
+    """A row per rule the campaign found broken, failing or warned, as ``check`` gives them.
+
+    A rule a campaign did not find broken is not listed: its cases are drawn at random, and that
+    none of them broke a rule says nothing of whether any exercised it (``statuses``).
+    """
     found: dict[str, tuple[str, dict[str, object]]] = {}
-    for status, key in (("fail", "failures"), ("warn", "warnings")):
+    for status, key in ((statuses.FAIL, "failures"), (statuses.WARN, "warnings")):
         entries = report[key]
         assert isinstance(entries, list)
         for entry in entries:
             found.setdefault(str(entry["id"]), (status, entry))
     return [
-        {
-            "id": rule.id,
-            "level": rule.level.value,
-            "status": found[rule.id][0] if rule.id in found else "pass",
-            "findings": [found[rule.id][1]] if rule.id in found else [],
-        }
+        {"id": rule.id, "level": rule.level.value, "status": found[rule.id][0], "findings": [found[rule.id][1]]}
         for rule in RULES
+        if rule.id in found
     ]
 
 
@@ -384,16 +384,32 @@ def _shell(command: list[str], scenario: Scenario) -> str | None:
     return shell_line(command, scenario.case.stream, probed=not scenario.eof, era=scenario.era)
 
 
-def check_rows(command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY) -> list[dict[str, object]]:
-    """One row per requirement: pass, warn, fail, or n/a when the corpus of ``era`` does not exercise it.
+def _seen(scenario: Scenario, run: Run) -> bool:
+    """Whether the server was seen through the scenario, so that silence on a rule is evidence: it
+    answered the liveness probe after the case, or, where the case ends at EOF, answered anything."""
+    return bool(run.observation.output) if scenario.eof else run.observation.survived
 
-    A rule of the modern era alone is exercised only by scenarios where the server showed it
-    speaks that era: a legacy server has none of its rules to keep.
+
+def _ending(run: Run) -> str:
+    return run.observation.ending or "exited"
+
+
+def check_rows(command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY) -> list[dict[str, object]]:
+    """One row per requirement: fail, warn, pass, untested, or n/a (``statuses``).
+
+    A rule passes only where one of its scenarios was seen through (``_seen``) and none found it
+    broken; a rule whose scenarios all lost the server first is untested, with the reason. A server
+    that answered nothing in any scenario is reported for that alone (STDIO-SURVIVE): what follows
+    from its silence is one cause, not a finding per rule. A rule of the modern era alone is
+    exercised only by scenarios where the server showed it speaks that era: a legacy server has
+    none of its rules to keep.
     """
     run_case(command, [], timing, era=era)
     scenarios = BY_ERA[era]
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda s: run_scenario(s, command, timing), scenarios))
+    if not any(run.observation.output for run, _ in results):
+        results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     # One transcript per scenario, however many of its findings carry it.
     transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
     modern = [speaks_modern(run.observation.output) for run, _ in results]
@@ -401,36 +417,57 @@ def check_rows(command: list[str], profile: Profile, timing: Timing, era: Era = 
     for rule in RULES:
         modern_only = {version.era for version in rule.versions} == {Era.MODERN}
         exercised = [
-            s.name
-            for s, speaks in zip(scenarios, modern, strict=True)
+            (s, run)
+            for s, speaks, (run, _) in zip(scenarios, modern, results, strict=True)
             if rule.id in s.rules and (speaks or not modern_only)
         ]
+        seen = [s.name for s, run in exercised if _seen(s, run)]
         hits = [
             (s, transcript, f)
             for s, transcript, (_, findings) in zip(scenarios, transcripts, results, strict=True)
             for f in findings
             if f.rule == rule.id
         ]
-        statuses = {f.status(profile) for _, _, f in hits}
-        status = "fail" if Status.FAIL in statuses else "warn" if hits else "pass" if exercised else "n/a"
-        rows.append(
-            {
-                "id": rule.id,
-                "level": rule.level.value,
-                "status": status,
-                "scenarios": exercised,
-                "findings": [
-                    {
-                        "scenario": s.name,
-                        **finding_json(f, profile),
-                        "transcript": transcript,
-                        "shell": _shell(command, s),
-                    }
-                    for s, transcript, f in hits
-                ],
-            }
-        )
+        if hits:
+            failing = any(f.status(profile) is Status.FAIL for _, _, f in hits)
+            status = statuses.FAIL if failing else statuses.WARN
+        elif seen:
+            status = statuses.PASS
+        else:
+            status = statuses.UNTESTED if exercised else statuses.NOT_APPLICABLE
+        row: dict[str, object] = {
+            "id": rule.id,
+            "level": rule.level.value,
+            "status": status,
+            "scenarios": [s.name for s, _ in exercised],
+            "findings": [
+                {
+                    "scenario": s.name,
+                    **finding_json(f, profile),
+                    "transcript": transcript,
+                    "shell": _shell(command, s),
+                }
+                for s, transcript, f in hits
+            ],
+        }
+        if status == statuses.UNTESTED:
+            s, run = exercised[0]
+            row["reason"] = f"the server {_ending(run)} before the scenario \"{s.name}\" could be judged"
+        rows.append(row)
     return rows
+
+
+def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
+    """Why nothing could be judged, when nothing could: the first line of a summary."""
+    if any(row["status"] == statuses.PASS for row in rows) or not any(
+        row["status"] == statuses.UNTESTED for row in rows
+    ):
+        return None
+    survive = next(row for row in rows if row["id"] == "STDIO-SURVIVE")
+    findings = survive["findings"]
+    assert isinstance(findings, list)
+    ending = str(findings[0]["actual"]) if findings else "stopped answering"
+    return f"the server {ending} before answering"
 
 
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
@@ -442,15 +479,17 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         result = compare_command.combine([command], [label], [rows], profile)
         write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
     if args.json:
-        print(json.dumps({"command": command, "profile": profile.value, "rules": rows}, indent=2))
+        document = {"command": command, "profile": profile.value, "cause": check_cause(rows), "rules": rows}
+        print(json.dumps(document, indent=2))
     else:
         table = []
         for row in rows:
             findings = row["findings"]
             assert isinstance(findings, list)
-            note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else ""
+            note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else str(row.get("reason", ""))
             table.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
         _print_table(["ID", "LEVEL", "STATUS", "NOTE"], table)
+        print(statuses.summary(rows, check_cause(rows)))
     return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline)
 
 

@@ -95,7 +95,7 @@ def _offsets(lines: tuple[bytes, ...]) -> tuple[int, ...]:
 
 SCENARIOS: tuple[Scenario, ...] = (
     scenario(
-        "seed: handshake script",
+        "handshake: versions, early requests, tools/list",
         (
             "LIFE-PRE-INIT-REFUSED",
             "LIFE-VERSION-REJECT",
@@ -109,12 +109,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         *lines(*SEED_HANDSHAKE),
     ),
     scenario(
-        "seed: tools script",
+        "tool calls: served, failing, unknown",
         ("TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR", "TOOLS-UNKNOWN", "CAP-ANNOUNCED-METHODS"),
         *lines(*SEED_TOOLS),
     ),
     scenario(
-        "seed: framing script",
+        "lines cut across reads, concurrent calls, bad lines",
         (
             "FRAME-CHUNK-INVARIANT",
             "RPC-CONCURRENT",

@@ -26,12 +26,13 @@ table { border-collapse: collapse; }
 th, td { border: 1px solid #c8c8cc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 td.pass { background: #d7f5dd; } td.warn { background: #fff0c2; }
 td.fail { background: #ffd6d6; font-weight: bold; } td.na { background: #eeeeee; color: #6e6e73; }
+td.untested { background: #ffffff; color: #6e6e73; font-style: italic; }
 pre { background: #f5f5f7; padding: 0.6em; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 section.finding { border-top: 2px solid #c8c8cc; margin-top: 1.5em; }
 .cite a { margin-right: 0.5em; }
 """
 
-_CLASS = {"pass": "pass", "warn": "warn", "fail": "fail", "n/a": "na"}
+_CLASS = {"fail": "fail", "warn": "warn", "pass": "pass", "untested": "untested", "n/a": "na"}
 
 
 def _e(text: object) -> str:
@@ -118,7 +119,7 @@ def page(result: Mapping[str, object], title: str) -> str:
     }
     summary = "".join(
         f"<li><b>{_e(label)}</b> <code>{_e(' '.join(argvs[label]))}</code>: "
-        + ", ".join(f"{counts[label][status]} {status}" for status in _CLASS)
+        + ", ".join(f"{counts[label][status]} {status}" for status in _CLASS if counts[label][status])
         + "</li>"
         for label in labels
     )

@@ -2,7 +2,7 @@
 
 A failing rule is a ``<failure>`` whose text holds each finding, its transcript and the
 pasteable reproducer; a warning passes, with the finding in ``<system-out>`` and a
-``status`` property; a rule the run did not exercise is ``<skipped>``. Held to a baseline,
+``status`` property; a rule untested or not applicable is ``<skipped>``, with the reason. Held to a baseline,
 an expected failure is ``<skipped>`` (saying so, with the finding), and a listed rule that
 no longer fails is a ``<failure>``: the baseline must lose it.
 """
@@ -13,6 +13,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
 
+from . import statuses
 from .baseline import Verdict
 
 Row = Mapping[str, object]  # a rule's result: id, level, status, findings (as ``check --json`` gives them)
@@ -62,8 +63,11 @@ def _case(suite: ElementTree.Element, label: str, row: Row, verdict: Verdict | N
         element.set("type", str(row.get("level", "")))
         element.text = text
         return "failed"
-    if status == "n/a":
-        ElementTree.SubElement(case, "skipped", message="not exercised")
+    if status == statuses.UNTESTED:
+        ElementTree.SubElement(case, "skipped", message=_safe(f"untested: {row.get('reason', 'not seen')}"))
+        return "skipped"
+    if status == statuses.NOT_APPLICABLE:
+        ElementTree.SubElement(case, "skipped", message="not applicable to this server or version")
         return "skipped"
     properties = ElementTree.SubElement(case, "properties")
     ElementTree.SubElement(properties, "property", name="status", value=status)

@@ -105,8 +105,10 @@ class RuleItem(pytest.Item):
             raise _Failed(f"{self.rule} ({row['level']}) fails\n\n{describe(row.get('findings'))}")
         if status == "warn":
             warnings.warn(McpWarning(f"{self.rule} ({row['level']}): {describe(row.get('findings'))}"), stacklevel=1)
+        if status == "untested":
+            pytest.skip(f"{self.rule}: untested: {row.get('reason', 'not seen')}")
         if status == "n/a":
-            pytest.skip(f"{self.rule}: not exercised by the check corpus")
+            pytest.skip(f"{self.rule}: not applicable to this server or version")
 
     def repr_failure(self, excinfo: ExceptionInfo[BaseException], style: object = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, _Failed):

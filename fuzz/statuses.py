@@ -1,0 +1,32 @@
+"""The statuses a rule's row can carry, and how a set of rows is summed up in one line.
+
+``pass`` is a claim that the server was seen keeping the rule: a scenario that exercises it ran
+to its end with the server answering, and the oracle found nothing. ``untested`` is a rule whose
+scenarios never got that far (the server died or stopped answering first): nothing is claimed of
+it either way. ``n/a``: the rule does not apply to this server or version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+FAIL: Final = "fail"
+WARN: Final = "warn"
+PASS: Final = "pass"
+UNTESTED: Final = "untested"
+NOT_APPLICABLE: Final = "n/a"
+ORDER: Final = (FAIL, WARN, PASS, UNTESTED, NOT_APPLICABLE)  # what matters first
+
+
+def counts(rows: Iterable[Mapping[str, object]]) -> dict[str, int]:
+    """How many rows carry each status, in ``ORDER``."""
+    statuses = [str(row["status"]) for row in rows]
+    return {status: statuses.count(status) for status in ORDER}
+
+
+def summary(rows: Iterable[Mapping[str, object]], cause: str | None = None) -> str:
+    """One line, leading with what matters: ``cause`` (why nothing could be judged) when given, then
+    the counts that are not zero, worst first."""
+    shown = ", ".join(f"{count} {status}" for status, count in counts(rows).items() if count)
+    return f"{cause}: {shown}" if cause else shown
