@@ -45,7 +45,10 @@ from hypothesis.database import ExampleDatabase
 from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
-from mcpref.fuzz.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.oracle import Finding, Profile, Status, has_false_line_end, id_key, judge, only_cr_line_ends
+from mcpref.fuzz.oracle_modern import own_rule
+from mcpref.fuzz.reading import Request, classify, parse_line
+from mcpref.reference.messages import RequestId
 from mcpref.reference.versions import BY_NAME, Era
 
 from .modern_strategies import modern_cases
@@ -495,19 +498,30 @@ class Campaign:
             self.best[failure.rule] = failure
 
     def attribute(self, failure: Failure) -> Failure:
-        """FRAME-CHUNK-INVARIANT when the same bytes pass under another cutting; FRAME-LF-ONLY
-        when they pass once their false line ends are made harmless; else ``failure`` itself."""
+        """The request's own rule for MOD-STATELESS when it fails alone too; FRAME-CHUNK-INVARIANT when
+        the same bytes pass under another cutting; FRAME-LF-ONLY when they pass once their false line
+        ends are made harmless; else ``failure`` itself."""
         if failure.rule == "STDIO-SURVIVE":
             # Attribution re-runs the case twice; a dead or deaf target makes each run wait
             # for its probes, and death is no matter of chunking anyway.
             return failure
+        if failure.rule == "MOD-STATELESS":
+            carried = relabel_carried_state(failure.findings, failure.case, self._outcome, self.profile)
+            own = [f for f in carried if f not in failure.findings]
+            return failure if not own else Failure(own[0].rule, failure.case, failure.run, carried)
         chunked = self._chunking(failure)
         if chunked is not None:
             return chunked
-        relabelled = relabel_false_line_ends(failure.findings, failure.case, lambda c: self.execute(c)[1], self.profile)
+        relabelled = relabel_false_line_ends(
+            failure.findings, failure.case, failure.run.observation.output, self._outcome, self.profile
+        )
         if relabelled is failure.findings:
             return failure
         return Failure("FRAME-LF-ONLY", failure.case, failure.run, relabelled)
+
+    def _outcome(self, case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+        run, findings = self.execute(case)
+        return findings, run.observation.output
 
     def _chunking(self, failure: Failure) -> Failure | None:
         case = failure.case
@@ -586,23 +600,32 @@ def defanged(case: Case) -> Case:
 
 
 def relabel_false_line_ends(
-    findings: list[Finding], case: Case, execute: Callable[[Case], list[Finding]], profile: Profile
+    findings: list[Finding],
+    case: Case,
+    output: tuple[bytes, ...],
+    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    profile: Profile,
 ) -> list[Finding]:
-    """FRAME-LF-ONLY for answers lost only because of false line ends (the defanged case passes).
+    """FRAME-LF-ONLY for answers lost only because of false line ends: the defanged case passes, and
+    the server wrote something else for it than for ``case`` (its ``output``).
 
     A reader that splits lines at a raw CR or U+2028 and drops what it cannot parse leaves
-    nothing behind but silence; the oracle alone cannot tell that silence from any other.
+    nothing behind but silence; the oracle alone cannot tell that silence from any other. A server
+    that writes the same bytes either way did not read the false line ends at all. Reading a bare
+    CR as a line end is an open reading of the transport's "newline": a warning under ``spec``.
     Returns ``findings`` itself when nothing is relabelled.
     """
     lost = [f for f in _failing(findings, profile) if f.rule in _LOST]
     if not lost or defanged(case) == Case(case.lines, (), case.settle):
         return findings
-    if any(f.rule in _LOST for f in _failing(execute(defanged(case)), profile)):
+    defanged_findings, defanged_output = execute(defanged(case))
+    if defanged_output == output or any(f.rule in _LOST for f in _failing(defanged_findings, profile)):
         return findings
+    cr_only = all(only_cr_line_ends(line) for line in case.lines if has_false_line_end(line))
     return [
         Finding(
             "FRAME-LF-ONLY",
-            True,
+            not cr_only,
             f.line,
             f"{f.message} ({f.rule}), only with a raw line separator in the line",
             f.expected,
@@ -612,6 +635,46 @@ def relabel_false_line_ends(
         else f
         for f in findings
     ]
+
+
+def relabel_carried_state(
+    findings: list[Finding],
+    case: Case,
+    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    profile: Profile,
+) -> list[Finding]:
+    """MOD-STATELESS (a request served with what earlier ones carried) only when the request alone, in
+    a fresh process, is not served; when it is, nothing was carried over, and the finding is that
+    request's own rule. Returns ``findings`` itself when nothing is relabelled."""
+    relabelled = list(findings)
+    for position, finding in enumerate(findings):
+        if finding.rule != "MOD-STATELESS" or finding.line is None or finding.status(profile) is not Status.FAIL:
+            continue
+        line = case.lines[finding.line]
+        value = parse_line(line)
+        request = classify(value) if isinstance(value, dict) else None
+        if not isinstance(request, Request):
+            continue
+        _, output = execute(Case((line,), (), case.settle))
+        if _served(output, request.id):
+            message = f"{finding.message}, alone in a fresh process too: nothing was carried over"
+            relabelled[position] = replace(finding, rule=own_rule(request), message=message)
+    return findings if relabelled == findings else relabelled
+
+
+def _served(output: tuple[bytes, ...], request_id: RequestId) -> bool:
+    """Whether a line of ``output`` is a result for ``request_id``, the same in type and value."""
+    for line in output:
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(answer, dict) or "result" not in answer:
+            continue
+        answer_id = answer.get("id")
+        if isinstance(answer_id, int | str) and not isinstance(answer_id, bool) and id_key(answer_id) == id_key(request_id):
+            return True
+    return False
 
 
 def stderr_progress(progress: Progress) -> None:

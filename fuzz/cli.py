@@ -47,7 +47,14 @@ from . import compare as compare_command
 from . import explain as explain_command
 from . import vectors as vectors_command
 from .baseline import TARGET, BaselineError
-from .campaign import Campaign, Failure, Outcome, relabel_false_line_ends, stderr_progress
+from .campaign import (
+    Campaign,
+    Failure,
+    Outcome,
+    relabel_carried_state,
+    relabel_false_line_ends,
+    stderr_progress,
+)
 from .corpus import Scenario
 from .corpus_modern import BY_ERA, VERSION_NAMES, add_era_argument, era_of_version
 from .database import DatabaseError, key_prefix, open_database
@@ -348,9 +355,9 @@ def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
 
 
 def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
-    def execute(case: Case) -> list[Finding]:
+    def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
         run = run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof, era=scenario.era)
-        return judge(case.stream, run.observation)
+        return judge(case.stream, run.observation), run.observation.output
 
     run = run_case(
         command,
@@ -363,7 +370,8 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     )
     findings = judge(scenario.case.stream, run.observation)
     if "FRAME-LF-ONLY" in scenario.rules:
-        findings = relabel_false_line_ends(findings, scenario.case, execute, Profile.SPEC)
+        findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
+    findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
     if scenario.eof and run.exit_status != 0:
         findings.append(
             Finding(
@@ -514,10 +522,12 @@ def _case_of(reproducer: Reproducer) -> Case:
     return Case(tuple(lines), cuts, reproducer.settle)
 
 
-def _judged(argv: list[str], timing: Timing, reproducer: Reproducer) -> Callable[[Case], list[Finding]]:
-    def execute(case: Case) -> list[Finding]:
+def _judged(
+    argv: list[str], timing: Timing, reproducer: Reproducer
+) -> Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]:
+    def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
         run = run_case(argv, case.chunks, timing, settle=case.settle, era=reproducer.era)
-        return judge(case.stream, run.observation)
+        return judge(case.stream, run.observation), run.observation.output
 
     return execute
 
@@ -532,7 +542,9 @@ def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing)
     if reproducer.rule == "FRAME-LF-ONLY":
         # As check and fuzz filed it: answers lost only with the raw line separators in place.
         execute = _judged(argv, timing, reproducer)
-        findings = relabel_false_line_ends(findings, _case_of(reproducer), execute, reproducer.profile)
+        output = run.observation.output
+        findings = relabel_false_line_ends(findings, _case_of(reproducer), output, execute, reproducer.profile)
+    findings = relabel_carried_state(findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile)
     shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
     for line in shown or transcript(reproducer.chunks, run):
         print(line)

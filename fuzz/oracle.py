@@ -23,6 +23,7 @@ How the oracle reads a session:
 
 from __future__ import annotations
 
+import collections
 import enum
 import functools
 import json
@@ -149,10 +150,17 @@ _FALSE_LINE_ENDS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x
 _BOM = b"\xef\xbb\xbf"
 
 
-def _false_line_end(line: bytes) -> bool:
+def has_false_line_end(line: bytes) -> bool:
     """Whether a line holds a byte some readers take for a line end (a CRLF's CR does not count)."""
     body = line[:-1] if line.endswith(b"\r") else line
     return any(end in body for end in _FALSE_LINE_ENDS)
+
+
+def only_cr_line_ends(line: bytes) -> bool:
+    """Whether a line's only false line ends are bare CRs: whether a CR is a newline is an open reading
+    of "delimited by newlines" (FRAME-LF-ONLY), where U+2028 and the others are not."""
+    body = line[:-1] if line.endswith(b"\r") else line
+    return b"\r" in body and not any(end in body for end in _FALSE_LINE_ENDS if end != b"\r")
 
 
 # A wait for the server longer than this, once it has started, is reported (STDIO-LATENCY).
@@ -164,11 +172,25 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _LONG_NUMBER = re.compile(rb"\d{16}")
 
 
+_EXACT_IN_A_DOUBLE = 2**53
+
+
+def _beyond_doubles(request_id: RequestId) -> bool:
+    """Whether an id is an integer that a double does not hold exactly (RPC-JSON-LIMITS)."""
+    return type(request_id) is int and abs(request_id) > _EXACT_IN_A_DOUBLE
+
+
+def _repeated_envelope_key(line: bytes) -> bool:
+    """Whether an envelope key repeats in the line's top-level object, whatever its values."""
+    quoted = _QUOTED_ENVELOPE_KEY.findall(line)  # one scan; a real key is always among them
+    return len(quoted) != len(set(quoted)) and any(len(_key_values(line, key)) > 1 for key in _ENVELOPE_KEYS)
+
+
 def refusal_allowed(line: bytes) -> str | None:
     """The rule under which a peer may refuse, with an id-null error, a line the reference serves.
 
-    Line length, nesting, numbers beyond 2^53, escaped surrogates and a CR before the LF are
-    all places where conforming parsers differ; refusing is allowed, ignoring is not.
+    Line length, nesting, numbers beyond 2^53, escaped surrogates, a CR before the LF and repeated
+    member names are all places where conforming parsers differ; refusing is allowed, ignoring is not.
     """
     if len(line) > LONG_LINE:
         return "FRAME-MAX-LINE"
@@ -176,6 +198,8 @@ def refusal_allowed(line: bytes) -> str | None:
         return "FRAME-CRLF"
     if line.count(b"[") + line.count(b"{") > 64 or _SURROGATE_ESCAPE.search(line) or _LONG_NUMBER.search(line):
         return "RPC-JSON-LIMITS"
+    if _repeated_envelope_key(line):
+        return "RPC-DUPLICATE-KEYS"  # RFC 8259 section 4: a parser may reject repeated names
     return None
 
 
@@ -212,7 +236,7 @@ class _InputLine:
 
     @functools.cached_property
     def false_line_end(self) -> bool:
-        return _false_line_end(self.data)
+        return has_false_line_end(self.data)
 
     @functools.cached_property
     def utf8(self) -> bool:
@@ -351,9 +375,12 @@ class _Judge:
         self.probe_answers: list[JsonObject] = []
         self.unread_ids: list[tuple[int, RequestId, str]] = []  # invalid requests whose id got no answer
         self.unanswered: list[tuple[int, RequestId, str]] = []  # requests without an answer, while id-null errors came
+        self.split: list[tuple[int, RequestId, str]] = []  # the same, with a false line end in their line
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
+        self.discovered = False  # a server/discover was answered with a result
+        self.off_script_from: int | None = None  # the line of an initialize sent after that
         self.modern = ModernJudge(ModernServer(), self.find)
         # Modern requests are judged against what the server showed of the modern era.
         self.modern_target = _Target(accepted_init=True, ready=True, version=min(MODERN_NAMES), capabilities=None)
@@ -363,6 +390,10 @@ class _Judge:
     ) -> None:
         if mandatory is None:
             mandatory = BY_ID[rule].level.mandatory
+        if mandatory and line is not None and self.off_script_from is not None and line >= self.off_script_from:
+            # MOD-DUAL-ERA: what follows initialize after a discover that succeeded is a session no
+            # compliant client opens, so no MUST of either era was written for it.
+            mandatory, message = False, f"{message} (after initialize that followed a successful server/discover)"
         self.findings.append(Finding(rule, mandatory, line, message, expected, actual))
 
     def run(self) -> list[Finding]:
@@ -524,10 +555,10 @@ class _Judge:
             self._batch(index, value, line.messages)
         else:
             (message,) = line.messages
-            if isinstance(message, Request) and self._refused(index, data, message):
-                return
             if line.ambiguous:
                 self._ambiguous(index, data)
+                return
+            if isinstance(message, Request) and self._refused(index, data, message):
                 return
             self._message(index, data, message, in_batch=False, anonymous=isinstance(value, dict) and "id" not in value)
 
@@ -557,47 +588,39 @@ class _Judge:
             self._refusable(index, line, "FRAME-BOM")
         elif not line.utf8:
             version = self.target.version
-            if version is None or version == "2024-11-05":
-                self._refusable(index, line, "FRAME-UTF8", mandatory=False)
-            else:
-                self._strict_parse_error(index, line, "FRAME-UTF8")
+            # Serving it after a lenient decoding is allowed (RFC 8259 section 9); ignoring it is not,
+            # from 2025-03-26 on, where the rule is the line's own.
+            silence = "RPC-PARSE-ERROR" if version is None or version == "2024-11-05" else "FRAME-UTF8"
+            self._refusable(index, line, "FRAME-UTF8", served="is not UTF-8", silence=silence)
         elif line.json_beyond_limits:
             self._refusable(index, line, "RPC-JSON-LIMITS")
+        elif line.lenient_request is not None:
+            # RFC 8259 section 9: a parser MAY accept non-JSON forms (NaN, Infinity): serving is allowed.
+            self._refusable(index, line, "RPC-JSON-EXTENSIONS", served="is JSON only with an extension (NaN, Infinity)")
         else:
-            self._strict_parse_error(index, line, "RPC-PARSE-ERROR")
+            # No parser can read a request in it: only -32700 will do.
+            self.slots.append(_NullSlot(index, True, frozenset({PARSE_ERROR}), "RPC-PARSE-ERROR", True))
 
-    def _strict_parse_error(self, index: int, line: _InputLine, rule: str) -> None:
-        """The line must draw -32700; a peer that served a request in it broke the rule."""
-        self.slots.append(_NullSlot(index, True, frozenset({PARSE_ERROR}), rule, True))
-        request = line.lenient_request
-        if request is not None and self._take(request.id):
-            self.find(
-                rule,
-                index,
-                "served a line that is not valid JSON-RPC text",
-                "-32700 with id null",
-                "an answer to the request in it",
-            )
-
-    def _refusable(self, index: int, line: _InputLine, rule: str, mandatory: bool = False) -> None:
-        """The reference refuses this line with -32700; a peer may also read the request in it."""
+    def _refusable(
+        self,
+        index: int,
+        line: _InputLine,
+        rule: str,
+        served: str = "the reference refuses",
+        silence: str = "RPC-PARSE-ERROR",
+    ) -> None:
+        """The reference refuses this line with -32700; a peer may also read the request in it (a
+        warning under ``rule``, the line ``served``), but not ignore it (``silence``)."""
         request, readable = line.lenient_request, line.readable_request
         if readable is not None and id_key(readable.id) in self.by_id:
-            self.find(
-                rule,
-                index,
-                "served a line the reference refuses",
-                "-32700 with id null",
-                "an answer to the request in it",
-                mandatory,
-            )
+            self.find(rule, index, f"served a line that {served}", "-32700 with id null", "an answer to it", False)
             if request is None:
                 self._take(readable.id)  # too deep to read beyond its id: the answer is not judged
             else:
                 self._request(index, line.data, request, in_batch=False)
             return
         codes = {PARSE_ERROR, INVALID_REQUEST} if rule == "FRAME-MAX-LINE" else {PARSE_ERROR}
-        self.slots.append(_NullSlot(index, True, frozenset(codes), "RPC-PARSE-ERROR", True))
+        self.slots.append(_NullSlot(index, True, frozenset(codes), silence, True))
 
     def _batch(self, index: int, items: list[JsonValue], members: tuple[Message, ...]) -> None:
         if self.target.version != "2025-03-26" or not self.target.accepted_init:
@@ -675,7 +698,10 @@ class _Judge:
         answer = self._single(index, message.id, rule)
         assert answer is not None  # its id has an answer
         codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
-        if error_code(answer) not in codes:
+        if message.code == INVALID_PARAMS and "result" in answer:
+            # Positional params are valid JSON-RPC; that MCP's are objects binds the sender: serving them is allowed.
+            self.find(rule, index, "served a request whose params are an array", "error -32602", show(answer), False)
+        elif error_code(answer) not in codes:
             self.find(
                 rule, index, "an invalid message was not refused as invalid", f"error {message.code}", show(answer)
             )
@@ -706,12 +732,19 @@ class _Judge:
             return None  # RPC-CANCEL: silence is allowed after a cancellation
         retyped = self._retyped(request_id)
         if retyped is not None:
-            self.find("RPC-ID-ECHO", index, "the answer changed the id", show(request_id), show(retyped.get("id")))
+            changed = f"answered with id {show(retyped.get('id'))} for id {show(request_id)}"
+            if _beyond_doubles(request_id) and type(retyped.get("id")) is int:
+                # RFC 8259 section 6: beyond 2^53 a peer may read a number as the nearest double.
+                self.find("RPC-JSON-LIMITS", index, changed, show(request_id), show(retyped.get("id")), False)
+            else:
+                self.find("RPC-ID-ECHO", index, changed, show(request_id), show(retyped.get("id")))
             return None
         if self.input[index].false_line_end and any(error_code(n) == PARSE_ERROR for n in self.nulls):
-            # Split at a false line end, the pieces draw -32700s: silence alone proves no split.
-            rule_if_missing = "FRAME-LF-ONLY"
-        elif any(error_code(n) is not None for n in self.nulls):
+            # Split at a false line end, the pieces draw -32700s: silence alone proves no split, and a
+            # -32700 that another line explains proves none either. Settled then.
+            self.split.append((index, request_id, rule_if_missing))
+            return None
+        if any(error_code(n) is not None for n in self.nulls):
             # RPC-ID-ECHO: an id-null error left over once the id-null answers are matched is this
             # request's answer, its id lost, not an answer to a notification. Settled then.
             self.unanswered.append((index, request_id, rule_if_missing))
@@ -768,9 +801,12 @@ class _Judge:
         rule = "RPC-BATCH" if in_batch else "RPC-ONE-ANSWER"
         key = id_key(request.id)
         arrived_in_array = [a.in_array for a in self.by_id.get(key, [])]
+        if request.method == "initialize" and self.discovered and self.off_script_from is None:
+            self.off_script_from = index
         answer = self._single(index, request.id, rule)
         if answer is None:
             return
+        self.discovered |= request.method == "server/discover" and _result(answer) is not None
         if in_batch and not all(arrived_in_array):
             self.find(
                 "RPC-BATCH",
@@ -1124,35 +1160,25 @@ class _Judge:
     # Answers with id null, and answers to nothing.
 
     def _match_nulls(self) -> None:
-        used = [False] * len(self.nulls)
+        """Pair the id-null answers with the lines that may draw one, in the way most favourable to the
+        server: as many lines explained as can be, first those that only an id-null error explains,
+        then those that may draw one instead of their own answer, then those where one is optional. A
+        line left without is then the one that has no other explanation, whatever the answers' order."""
+        owner = _explain_nulls(
+            [error_code(value) for value in self.nulls],
+            [sorted(slot.codes) for slot in self.slots],
+            sorted(range(len(self.slots)), key=lambda i: _rank(self.slots[i])),
+        )
+        answer_of = {slot: answer for answer, slot in enumerate(owner) if slot is not None}
         unmatched: list[_NullSlot] = []
-        # Lines that must draw an answer are served first, in order; optional ones take what is left.
-        for required in (True, False):
-            start = 0
-            for slot in (s for s in self.slots if s.required is required):
-                hit = next(
-                    (
-                        i
-                        for i in range(start, len(self.nulls))
-                        if not used[i] and error_code(self.nulls[i]) in slot.codes
-                    ),
-                    None,
-                )
-                if hit is not None:
-                    used[hit] = True
-                    start = hit + 1
-                    if slot.answered_rule is not None:
-                        actual = show(self.nulls[hit])
-                        self.find(
-                            slot.answered_rule,
-                            slot.line,
-                            "refused a line the reference serves or skips",
-                            "no error",
-                            actual,
-                            False,
-                        )
-                elif required:
-                    unmatched.append(slot)
+        for index, slot in enumerate(self.slots):
+            if index in answer_of and slot.answered_rule is not None:
+                actual = show(self.nulls[answer_of[index]])
+                message = "refused a line the reference serves or skips"
+                self.find(slot.answered_rule, slot.line, message, "no error", actual, False)
+            elif index not in answer_of and slot.required:
+                unmatched.append(slot)
+        used = [slot is not None for slot in owner]
         leftover = [answer for answer, taken in zip(self.nulls, used, strict=True) if not taken]
         for slot in unmatched:
             if not self.observation.survived:
@@ -1176,8 +1202,24 @@ class _Judge:
         for answer in leftover:
             self._unexpected(answer)
 
+    def _settle_split(self, leftover: list[JsonObject]) -> None:
+        """FRAME-LF-ONLY for a request unanswered whose line has a false line end, when -32700s that
+        no other line explains are left: its pieces drew them, one finding for the line and its pieces."""
+        for index, request_id, rule in self.split:
+            pieces = [answer for answer in leftover if error_code(answer) == PARSE_ERROR]
+            if not pieces:
+                self.unanswered.append((index, request_id, rule))
+                continue
+            for answer in pieces:
+                leftover.remove(answer)
+            expected = f"an answer with id {show(request_id)}"
+            cr_only = only_cr_line_ends(self.input[index].data)
+            message = "no answer; the line drew -32700s, as if cut at a " + ("CR" if cr_only else "false line end")
+            self.find("FRAME-LF-ONLY", index, message, expected, show(list[JsonValue](pieces)), not cr_only)
+
     def _settle_unread_ids(self, leftover: list[JsonObject]) -> None:
         """Requests with an id and no answer by it take an id-null error left over, if any."""
+        self._settle_split(leftover)
         for index, request_id, rule in self.unread_ids:
             answer = _take_error(leftover, (PARSE_ERROR, INVALID_REQUEST))
             if answer is None:
@@ -1193,6 +1235,12 @@ class _Judge:
 
     def _id_lost(self, rule: str, index: int, request_id: RequestId, answer: JsonObject) -> None:
         expected = f"an answer with id {show(request_id)}"
+        if _beyond_doubles(request_id):
+            # RFC 8259 section 6: an integer beyond 2^53 may be unreadable to a peer, as the id of
+            # any line, valid or not: answering with id null is allowed.
+            message = "answered with id null: its id is beyond 2^53, where a peer may not read it"
+            self.find("RPC-JSON-LIMITS", index, message, expected, show(answer), False)
+            return
         self.find(rule, index, "answered with id null, though its id is readable", expected, show(answer))
 
     def _leftovers(self) -> None:
@@ -1212,13 +1260,63 @@ class _Judge:
     def _unexpected(self, answer: JsonObject) -> None:
         pieces = answer.get("id") is None and error_code(answer) == PARSE_ERROR
         if pieces and any(line.false_line_end for line in self.input):
-            # A reader that splits a line at a false line end refuses each piece as not JSON.
-            self.find("FRAME-LF-ONLY", None, "an answer no line asked for", NOTHING, show(answer))
+            # A reader that splits a line at a false line end refuses each piece as not JSON: one
+            # finding for all the pieces, and a reading of a bare CR as a line end is an open one.
+            if not any(f.rule == "FRAME-LF-ONLY" for f in self.findings):
+                cr_only = all(only_cr_line_ends(line.data) for line in self.input if line.false_line_end)
+                self.find("FRAME-LF-ONLY", None, "an answer no line asked for", NOTHING, show(answer), not cr_only)
         elif self.saw_notification and answer.get("id") is None:
             # An answer to a notification can only carry id null: notifications have none.
             self.find("RPC-NOTIFICATION-SILENT", None, "an answer no request asked for", NOTHING, show(answer))
         else:
             self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", NOTHING, show(answer))
+
+
+def _rank(slot: _NullSlot) -> int:
+    """Which lines an id-null error explains first: those it alone explains, then those that may draw
+    one instead of their own answer, then those where one is optional."""
+    return 2 if not slot.required else 0 if slot.answered_rule is None else 1
+
+
+def _explain_nulls(answers: list[int | None], slots: list[list[int]], order: list[int]) -> list[int | None]:
+    """A maximum matching of answers (their error codes) to slots (the codes each accepts), built slot
+    by slot in ``order`` by augmenting paths found breadth first: a slot matched stays matched, so
+    that earlier slots are preferred. Returns the slot of each answer, or None."""
+    by_code: dict[int | None, list[int]] = {}
+    for answer, code in enumerate(answers):
+        by_code.setdefault(code, []).append(answer)
+    free = {code: collections.deque(found) for code, found in by_code.items()}  # in the order written
+    owner: list[int | None] = [None] * len(answers)
+    dead: set[int] = set()  # answers no augmenting path runs through, until the matching changes
+
+    def augment(start: int, slot: int, answer: int, reached_by: dict[int, int], parent: dict[int, int]) -> None:
+        while True:
+            owner[answer] = slot
+            if slot == start:
+                return
+            answer = reached_by[slot]  # what the slot held goes to the slot that reached it
+            slot = parent[answer]
+
+    for start in order:
+        queue = [start]
+        parent: dict[int, int] = {}  # answer -> the slot that reached it
+        reached_by: dict[int, int] = {}  # slot -> the answer it held when reached
+        for slot in queue:  # grows as it is read
+            code = next((code for code in slots[slot] if free.get(code)), None)
+            if code is not None:
+                augment(start, slot, free[code].popleft(), reached_by, parent)
+                dead.clear()
+                break
+            for answer in (a for code in slots[slot] for a in by_code.get(code, ())):
+                if answer not in parent and answer not in dead:
+                    parent[answer] = slot
+                    holder = owner[answer]
+                    assert holder is not None  # an answer of a code with none free is held
+                    reached_by[holder] = answer
+                    queue.append(holder)
+        else:
+            dead.update(parent)
+    return owner
 
 
 def _take_error(answers: list[JsonObject], codes: tuple[int, ...] | None) -> JsonObject | None:
@@ -1256,11 +1354,9 @@ def _key_values(line: bytes, key: str) -> list[JsonValue]:
 
 def _ambiguous_keys(line: bytes) -> bool:
     """Whether an envelope key repeats with different values, so that readers may disagree."""
-    # One scan for the keys, quoted, wherever they are; a real key is always among them.
-    quoted = _QUOTED_ENVELOPE_KEY.findall(line)
-    if len(quoted) == len(set(quoted)):
-        return False
-    return any(len({json.dumps(v, sort_keys=True) for v in _key_values(line, key)}) > 1 for key in _ENVELOPE_KEYS)
+    return _repeated_envelope_key(line) and any(
+        len({json.dumps(v, sort_keys=True) for v in _key_values(line, key)}) > 1 for key in _ENVELOPE_KEYS
+    )
 
 
 def _no_constant(name: str) -> JsonValue:

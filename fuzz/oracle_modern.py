@@ -122,16 +122,31 @@ class _Envelope:
 
 def _envelope(request: Request) -> _Envelope | str:
     """The request's own envelope, or what is wrong with it."""
-    request_meta = (request.params or {}).get("_meta")
+    if request.params is None:
+        return "params are missing"
+    request_meta = request.params.get("_meta")
     if not isinstance(request_meta, dict):
-        return "_meta is missing"
+        return "_meta is missing" if request_meta is None else "_meta is not an object"
     version = request_meta.get(META_VERSION)
     capabilities = request_meta.get(META_CAPABILITIES)
+    if META_VERSION not in request_meta:
+        return f"_meta has no {META_VERSION}"
     if not isinstance(version, str):
-        return "_meta protocolVersion is not a string"
+        return f"_meta {META_VERSION} is not a string"
+    if META_CAPABILITIES not in request_meta:
+        return f"_meta has no {META_CAPABILITIES}"
     if not isinstance(capabilities, dict):
-        return "_meta clientCapabilities is not an object"
+        return f"_meta {META_CAPABILITIES} is not an object"
     return _Envelope(version, capabilities)
+
+
+def own_rule(request: Request) -> str:
+    """The rule a modern request served wrongly breaks by itself, when no earlier request explains it
+    (MOD-STATELESS names those that one could)."""
+    envelope = _envelope(request)
+    if isinstance(envelope, str):
+        return "MOD-META-REQUIRED"
+    return "MOD-CAP-REQUIRED" if envelope.version in MODERN_NAMES else "MOD-VERSION-UNSUPPORTED"
 
 
 @dataclass

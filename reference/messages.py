@@ -89,7 +89,7 @@ class _Rejected(ValueError):
 
 
 def _reject_constant(name: str) -> JsonValue:
-    raise _Rejected(f"{name} is not JSON")  # RPC-PARSE-ERROR: NaN and Infinity are not JSON
+    raise _Rejected(f"{name} is not JSON")  # RPC-JSON-EXTENSIONS: NaN and Infinity are not JSON
 
 
 def _finite_float(lexeme: str) -> float:

@@ -87,6 +87,7 @@ RULES: tuple[Rule, ...] = (
         "Nesting over 256, integers over 4300 digits and floats overflowing to infinity are parse errors.",
     ),
     Rule("RPC-DUPLICATE-KEYS", _D, ALL, "When a member name repeats, the last value wins."),
+    Rule("RPC-JSON-EXTENSIONS", _D, ALL, "NaN, Infinity and -Infinity are not JSON: such a line gets -32700."),
     Rule(
         "RPC-INVALID-REQUEST",
         _M,

@@ -1,14 +1,22 @@
-"""Naming the cause: a failure that disappears once false line ends are made harmless is FRAME-LF-ONLY."""
+"""Naming the cause: FRAME-LF-ONLY for a failure that disappears once false line ends are made harmless;
+a request's own rule, not MOD-STATELESS, for one served alone in a fresh process too."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from mcpref.fuzz.campaign import defanged, relabel_false_line_ends
+from mcpref.fuzz.campaign import defanged, relabel_carried_state, relabel_false_line_ends
 from mcpref.fuzz.oracle import Finding, Profile
 from mcpref.fuzz.strategies import Case
 
+ROOT = Path(__file__).resolve().parents[2]
 LOST = Finding("RPC-ONE-ANSWER", True, 0, "no answer", "an answer with id 1", "nothing")
+PONG = b'{"jsonrpc":"2.0","id":1,"result":{}}'
 
 
 @pytest.mark.spec("FRAME-LF-ONLY")
@@ -18,11 +26,62 @@ def test_defanging_keeps_the_meaning_and_removes_only_false_line_ends() -> None:
 
 
 @pytest.mark.spec("FRAME-LF-ONLY", "RPC-ONE-ANSWER")
-def test_a_lost_answer_is_relabelled_only_when_the_defanged_case_passes() -> None:
-    case = Case((b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n',))
-    relabelled = relabel_false_line_ends([LOST], case, lambda _: [], Profile.SPEC)
-    assert [f.rule for f in relabelled] == ["FRAME-LF-ONLY"]
-    kept = relabel_false_line_ends([LOST], case, lambda _: [LOST], Profile.SPEC)
+def test_a_lost_answer_is_relabelled_only_when_the_defanged_case_passes_with_other_output() -> None:
+    case = Case((b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"a\xe2\x80\xa8b"}}\n',))
+    relabelled = relabel_false_line_ends([LOST], case, (), lambda _: ([], (PONG,)), Profile.SPEC)
+    assert [(f.rule, f.mandatory) for f in relabelled] == [("FRAME-LF-ONLY", True)]
+    kept = relabel_false_line_ends([LOST], case, (), lambda _: ([LOST], (PONG,)), Profile.SPEC)
     assert kept == [LOST]
     plain = Case((b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',))
-    assert relabel_false_line_ends([LOST], plain, lambda _: [], Profile.SPEC) == [LOST]
+    assert relabel_false_line_ends([LOST], plain, (), lambda _: ([], (PONG,)), Profile.SPEC) == [LOST]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_the_same_output_with_and_without_the_false_line_ends_is_no_split() -> None:
+    case = Case(('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"a\u2028b"}}\n'.encode(),))
+    assert relabel_false_line_ends([LOST], case, (PONG,), lambda _: ([], (PONG,)), Profile.SPEC) == [LOST]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_a_bare_cr_read_as_a_line_end_is_relabelled_as_a_warning() -> None:
+    case = Case((b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n',))
+    relabelled = relabel_false_line_ends([LOST], case, (), lambda _: ([], (PONG,)), Profile.SPEC)
+    assert [(f.rule, f.mandatory) for f in relabelled] == [("FRAME-LF-ONLY", False)]
+
+
+DISCOVER_BARE = b'{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{}}}\n'
+STATELESS = Finding("MOD-STATELESS", True, 1, "served a request whose _meta is missing", "-32602", "{}")
+SERVED = b'{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}'
+
+
+@pytest.mark.spec("MOD-STATELESS", "MOD-META-REQUIRED")
+def test_state_carried_over_only_when_the_request_alone_is_not_served() -> None:
+    case = Case((b"{}\n", DISCOVER_BARE))
+    alone: list[Case] = []
+
+    def served_alone(lone: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+        alone.append(lone)
+        return [], (SERVED,)
+
+    relabelled = relabel_carried_state([STATELESS], case, served_alone, Profile.SPEC)
+    assert alone == [Case((DISCOVER_BARE,))]
+    assert [(f.rule, f.line) for f in relabelled] == [("MOD-META-REQUIRED", 1)]
+    assert "alone in a fresh process too" in relabelled[0].message
+    refused = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no _meta"}}'
+    assert relabel_carried_state([STATELESS], case, lambda _: ([], (refused,)), Profile.SPEC) == [STATELESS]
+
+
+@pytest.mark.spec("MOD-STATELESS", "MOD-META-REQUIRED")
+def test_check_names_the_missing_envelope_not_carried_state() -> None:
+    for name, failing, never in (
+        ("meta_optional", "MOD-META-REQUIRED", "MOD-STATELESS"),
+        ("remembers_envelope", "MOD-STATELESS", None),
+    ):
+        argv = [sys.executable, str(ROOT / "examples" / "buggy" / f"{name}.py")]
+        done = subprocess.run(
+            [sys.executable, "-m", "mcpref", "check", "--json", "--version", "2026-07-28", "--", *argv],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        statuses = {row["id"]: row["status"] for row in json.loads(done.stdout)["rules"]}
+        assert statuses[failing] == "fail", (name, statuses)
+        assert never is None or statuses[never] != "fail", (name, statuses)
