@@ -198,9 +198,25 @@ def refusal_allowed(line: bytes) -> str | None:
         return "FRAME-CRLF"
     if line.count(b"[") + line.count(b"{") > 64 or _SURROGATE_ESCAPE.search(line) or _LONG_NUMBER.search(line):
         return "RPC-JSON-LIMITS"
-    if _repeated_envelope_key(line):
+    if _repeated_names(line):
         return "RPC-DUPLICATE-KEYS"  # RFC 8259 section 4: a parser may reject repeated names
     return None
+
+
+def _repeated_names(line: bytes) -> bool:
+    """Whether a member name repeats in any object of the line."""
+    repeated = False
+
+    def pairs(items: list[tuple[str, JsonValue]]) -> JsonValue:
+        nonlocal repeated
+        repeated |= len({name for name, _ in items}) < len(items)
+        return dict(items)
+
+    try:
+        json.loads(line, object_pairs_hook=pairs, parse_int=_lenient_int)
+    except (ValueError, RecursionError):
+        return False
+    return repeated
 
 
 
@@ -258,8 +274,12 @@ class _InputLine:
         return True
 
     @functools.cached_property
+    def lenient_message(self) -> Message | None:
+        return _lenient_message(self.data)
+
+    @functools.cached_property
     def lenient_request(self) -> Request | None:
-        return _lenient_request(self.data)
+        return _as_request(self.lenient_message)
 
     @functools.cached_property
     def readable_request(self) -> Request | None:
@@ -300,6 +320,7 @@ class _NullSlot:
     rule: str  # broken when a required answer is missing or has another code
     mandatory: bool
     answered_rule: str | None = None  # the reference stays silent here: answering is a divergence
+    raw_id: JsonValue = None  # an id member that is no valid id (true, 1.5): an answer may come under a reading of it
 
 
 @dataclass
@@ -347,15 +368,23 @@ def _lenient_int(digits: str) -> int:
     return int(digits) if len(digits) <= 4000 else 0
 
 
-def _lenient_request(line: bytes) -> Request | None:
-    """The request a lenient peer could read from a line the reference refuses."""
+def _lenient_message(line: bytes) -> Message | None:
+    """The message a lenient peer could read from a line the reference refuses (a batch's is none)."""
     text = line.decode("utf-8", errors="replace").lstrip("\ufeff")
     try:
         value = json.loads(text, parse_int=_lenient_int)
     except (ValueError, RecursionError):
         return None
-    message = classify(value)
+    return None if isinstance(value, list) else classify(value)
+
+
+def _as_request(message: Message | None) -> Request | None:
     return message if isinstance(message, Request) else None
+
+
+def _lenient_request(line: bytes) -> Request | None:
+    """The request a lenient peer could read from a line the reference refuses."""
+    return _as_request(_lenient_message(line))
 
 
 class _Judge:
@@ -560,13 +589,17 @@ class _Judge:
                 return
             if isinstance(message, Request) and self._refused(index, data, message):
                 return
-            self._message(index, data, message, in_batch=False, anonymous=isinstance(value, dict) and "id" not in value)
+            anonymous = isinstance(value, dict) and "id" not in value
+            raw_id = value.get("id") if isinstance(value, dict) else None
+            self._message(index, data, message, in_batch=False, anonymous=anonymous, raw_id=raw_id)
 
     def _refused(self, index: int, line: bytes, request: Request) -> bool:
         """A peer refused, under a limit of its own, a line the reference serves: allowed, not ignoring it."""
-        rule = refusal_allowed(line)
         key = id_key(request.id)
-        if rule is None or key in self.by_id or key in self.cancelled:
+        if key in self.by_id or key in self.cancelled:
+            return False
+        rule = refusal_allowed(line)
+        if rule is None:
             return False
         # Only then: a look at every answer's id, for each request, made long sessions quadratic.
         if any(self._unsent(other) and _same_id_changed(other[1], request.id) for other in self.by_id):
@@ -594,7 +627,7 @@ class _Judge:
             self._refusable(index, line, "FRAME-UTF8", served="is not UTF-8", silence=silence)
         elif line.json_beyond_limits:
             self._refusable(index, line, "RPC-JSON-LIMITS")
-        elif line.lenient_request is not None:
+        elif line.lenient_message is not None:
             # RFC 8259 section 9: a parser MAY accept non-JSON forms (NaN, Infinity): serving is allowed.
             self._refusable(index, line, "RPC-JSON-EXTENSIONS", served="is JSON only with an extension (NaN, Infinity)")
         else:
@@ -619,11 +652,25 @@ class _Judge:
             else:
                 self._request(index, line.data, request, in_batch=False)
             return
-        codes = {PARSE_ERROR, INVALID_REQUEST} if rule == "FRAME-MAX-LINE" else {PARSE_ERROR}
-        self.slots.append(_NullSlot(index, True, frozenset(codes), silence, True))
+        # A peer that reads the line leniently may find the message in it invalid (-32600), or a
+        # notification, which it leaves unanswered: a warning, for silence cannot tell it from ignoring.
+        lenient = line.lenient_message
+        invalid = rule == "FRAME-MAX-LINE" or isinstance(lenient, Invalid)
+        codes = {PARSE_ERROR, INVALID_REQUEST} if invalid else {PARSE_ERROR}
+        if isinstance(lenient, Notification | ClientResponse):
+            self.slots.append(_NullSlot(index, True, frozenset(codes), rule, False))
+        else:
+            self.slots.append(_NullSlot(index, True, frozenset(codes), silence, True))
 
     def _batch(self, index: int, items: list[JsonValue], members: tuple[Message, ...]) -> None:
         if self.target.version != "2025-03-26" or not self.target.accepted_init:
+            # Processing it as 2025-03-26 does is allowed, with a warning: each invalid member may then
+            # draw its own id-null error.
+            codes = frozenset({INVALID_REQUEST, INVALID_PARAMS})
+            for member in members:
+                if isinstance(member, Invalid) and member.id is None:
+                    unsupported = "RPC-BATCH-UNSUPPORTED"
+                    self.slots.append(_NullSlot(index, False, codes, unsupported, False, unsupported))
             served = [m for m in members if isinstance(m, Request) and id_key(m.id) in self.by_id]
             if served:
                 self.find(
@@ -646,7 +693,9 @@ class _Judge:
             self.slots.append(_NullSlot(index, True, frozenset({INVALID_REQUEST}), "RPC-BATCH", True))
             return
         for item, member in zip(items, members, strict=True):
-            self._message(index, b"", member, in_batch=True, anonymous=isinstance(item, dict) and "id" not in item)
+            anonymous = isinstance(item, dict) and "id" not in item
+            raw_id = item.get("id") if isinstance(item, dict) else None
+            self._message(index, b"", member, in_batch=True, anonymous=anonymous, raw_id=raw_id)
 
     def _message(
         self,
@@ -655,7 +704,9 @@ class _Judge:
         message: Message,
         in_batch: bool,
         anonymous: bool,
+        raw_id: JsonValue = None,
     ) -> None:
+        """``raw_id``: the id member as sent, whatever its type, for an answer under it said so."""
         if isinstance(message, Request):
             self._request(index, line, message, in_batch)
         elif isinstance(message, Notification):
@@ -666,17 +717,14 @@ class _Judge:
         elif isinstance(message, ClientResponse):
             if is_valid_id(message.id):
                 self.response_ids.add(id_key(message.id))
-            else:
-                codes = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR})
-                self.slots.append(_NullSlot(index, False, codes, "RPC-CLIENT-RESPONSE", False, "RPC-CLIENT-RESPONSE"))
+            # A response to no request of the server's may draw an id-null error (a warning): any code.
+            codes = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR})
+            self.slots.append(_NullSlot(index, False, codes, "RPC-CLIENT-RESPONSE", False, "RPC-CLIENT-RESPONSE"))
         elif message.id is None:
             # RPC-INVALID-NO-ID: an invalid object without an id should still be answered.
             rule = "RPC-INVALID-NO-ID" if anonymous else "RPC-INVALID-REQUEST"
-            self.slots.append(
-                _NullSlot(
-                    index, True, frozenset({INVALID_REQUEST, INVALID_PARAMS}), rule, rule == "RPC-INVALID-REQUEST"
-                )
-            )
+            codes = frozenset({INVALID_REQUEST, INVALID_PARAMS})
+            self.slots.append(_NullSlot(index, True, codes, rule, rule == "RPC-INVALID-REQUEST", raw_id=raw_id))
         else:
             self._invalid(index, message)
 
@@ -807,6 +855,11 @@ class _Judge:
         if answer is None:
             return
         self.discovered |= request.method == "server/discover" and _result(answer) is not None
+        if error_code(answer) in (PARSE_ERROR, INVALID_REQUEST) and line and _repeated_names(line):
+            # RFC 8259 section 4: a parser may reject an object whose names repeat, id readable or not.
+            message = f"{answered(answer)}: a line with repeated member names"
+            self.find("RPC-DUPLICATE-KEYS", index, message, "the request served", show(answer), False)
+            return
         if in_batch and not all(arrived_in_array):
             self.find(
                 "RPC-BATCH",
@@ -838,7 +891,7 @@ class _Judge:
         code = error_code(answer)
         if code == INVALID_REQUEST:
             return
-        how = "served" if "result" in answer else f"refused with {code}"
+        how = answered(answer)
         if self.target.accepted_init:
             self.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before notifications/initialized", "-32600", show(answer))
         elif self.initialized_early:
@@ -866,7 +919,8 @@ class _Judge:
             return
         if self.target.accepted_init:
             if error_code(answer) != INVALID_REQUEST:
-                self.find("LIFE-SECOND-INIT", index, "a second initialize was not refused", "-32600", show(answer))
+                message = f"a second initialize was {answered(answer)}"
+                self.find("LIFE-SECOND-INIT", index, message, "-32600", show(answer))
             if result is not None:
                 self._accept(result)
             return
@@ -1030,6 +1084,8 @@ class _Judge:
                 )
         elif request.method not in CAPABILITY_METHODS:
             return  # another method of an announced capability: nothing more is known of it
+        elif request.method == "tools/call" and _malformed_call(request):
+            self._tools_call(index, request, answer, target)  # RPC-INVALID-PARAMS, whatever the tool
         elif request.method == "tools/call" and code == METHOD_NOT_FOUND and not self._listed(request, target):
             self.find("TOOLS-UNKNOWN", index, "a call to an unlisted tool refused with -32601", "-32602", show(answer))
         elif code is not None and (code == METHOD_NOT_FOUND or request.method == "tools/list"):
@@ -1082,16 +1138,12 @@ class _Judge:
         name = params.get("name")
         arguments = params.get("arguments", {})
         code = error_code(answer)
-        if not isinstance(name, str) or not isinstance(arguments, dict):
+        if _malformed_call(request):
             if code != INVALID_PARAMS:
-                self.find(
-                    "RPC-INVALID-PARAMS",
-                    index,
-                    "malformed tools/call params not refused with -32602",
-                    "-32602",
-                    show(answer),
-                )
+                message = f"a tools/call with malformed params was {answered(answer)}"
+                self.find("RPC-INVALID-PARAMS", index, message, "-32602", show(answer))
             return
+        assert isinstance(name, str) and isinstance(arguments, dict)
         tools = target.tools
         if tools is None:
             self._call_result(index, answer, known_tool=False)
@@ -1162,29 +1214,23 @@ class _Judge:
     def _match_nulls(self) -> None:
         """Pair the id-null answers with the lines that may draw one, in the way most favourable to the
         server: as many lines explained as can be, first those that only an id-null error explains,
-        then those that may draw one instead of their own answer, then those where one is optional. A
-        line left without is then the one that has no other explanation, whatever the answers' order."""
-        owner = _explain_nulls(
-            [error_code(value) for value in self.nulls],
-            [sorted(slot.codes) for slot in self.slots],
-            sorted(range(len(self.slots)), key=lambda i: _rank(self.slots[i])),
-        )
-        answer_of = {slot: answer for answer, slot in enumerate(owner) if slot is not None}
-        unmatched: list[_NullSlot] = []
-        for index, slot in enumerate(self.slots):
-            if index in answer_of and slot.answered_rule is not None:
-                actual = show(self.nulls[answer_of[index]])
-                message = "refused a line the reference serves or skips"
-                self.find(slot.answered_rule, slot.line, message, "no error", actual, False)
-            elif index not in answer_of and slot.required:
-                unmatched.append(slot)
-        used = [slot is not None for slot in owner]
-        leftover = [answer for answer, taken in zip(self.nulls, used, strict=True) if not taken]
+        then those that may draw one instead of their own answer, then those whose silence only warns.
+        A line left without is then the one that has no other explanation, whatever the answers'
+        order. Lines where an answer is optional take what is left once readable ids have theirs."""
+        required = [slot for slot in self.slots if slot.required]
+        answer_of = self._explain(required, self.nulls)
+        unmatched = [slot for index, slot in enumerate(required) if index not in answer_of]
+        taken = set(answer_of.values())
+        leftover = [answer for index, answer in enumerate(self.nulls) if index not in taken]
         for slot in unmatched:
             if not self.observation.survived:
                 break
             codes = " or ".join(str(code) for code in sorted(slot.codes))
-            if leftover:
+            read = self._read_as(slot.raw_id)
+            if read is not None:
+                message = f"answered with id {show(read.get('id'))} for id {show(slot.raw_id)}"
+                self.find(slot.rule, slot.line, message, f"error {codes} with id null", show(read), slot.mandatory)
+            elif leftover:
                 actual = show(leftover.pop(0))
                 self.find(
                     slot.rule,
@@ -1199,8 +1245,42 @@ class _Judge:
             else:
                 self.find(slot.rule, slot.line, "no answer", f"error {codes} with id null", NOTHING, slot.mandatory)
         self._settle_unread_ids(leftover)
+        taken = set(self._explain([slot for slot in self.slots if not slot.required], leftover).values())
+        leftover = [answer for index, answer in enumerate(leftover) if index not in taken]
+        self._settle_unanswered(leftover)
         for answer in leftover:
             self._unexpected(answer)
+
+    def _explain(self, slots: list[_NullSlot], answers: list[JsonObject]) -> dict[int, int]:
+        """Slot index -> answer index, in the matching ``_explain_nulls`` finds; a line the reference
+        serves or skips that drew an answer so is a warning under its rule."""
+        owner = _explain_nulls(
+            [error_code(value) for value in answers],
+            [sorted(slot.codes) for slot in slots],
+            sorted(range(len(slots)), key=lambda i: _rank(slots[i])),
+        )
+        answer_of = {slot: answer for answer, slot in enumerate(owner) if slot is not None}
+        for index, slot in enumerate(slots):
+            if index in answer_of and slot.answered_rule is not None:
+                message = "refused a line the reference serves or skips"
+                self.find(slot.answered_rule, slot.line, message, "no error", show(answers[answer_of[index]]), False)
+        return answer_of
+
+    def _read_as(self, raw_id: JsonValue) -> JsonObject | None:
+        """An answer no request's own, under an id a peer could read from ``raw_id`` (1 for true or 1.5)."""
+        if raw_id is None or is_valid_id(raw_id):
+            return None
+        readings: list[JsonValue] = [json.dumps(raw_id)]
+        if isinstance(raw_id, bool | float):  # finite: the oracle's reading refuses what overflows
+            readings += [int(raw_id), round(raw_id)]
+        for reading in readings:
+            if is_valid_id(reading) and self._unsent(key := id_key(reading)) and key in self.by_id:
+                answers = self.by_id[key]
+                answer = answers.pop(0).value
+                if not answers:
+                    del self.by_id[key]
+                return answer
+        return None
 
     def _settle_split(self, leftover: list[JsonObject]) -> None:
         """FRAME-LF-ONLY for a request unanswered whose line has a false line end, when -32700s that
@@ -1218,14 +1298,19 @@ class _Judge:
             self.find("FRAME-LF-ONLY", index, message, expected, show(list[JsonValue](pieces)), not cr_only)
 
     def _settle_unread_ids(self, leftover: list[JsonObject]) -> None:
-        """Requests with an id and no answer by it take an id-null error left over, if any."""
-        self._settle_split(leftover)
+        """Invalid messages with an id and no answer by it take an id-null error left over, if any: a
+        peer that failed to decode one may not have read its id."""
         for index, request_id, rule in self.unread_ids:
             answer = _take_error(leftover, (PARSE_ERROR, INVALID_REQUEST))
             if answer is None:
                 self._single(index, request_id, rule)
             else:
                 self._id_lost(rule, index, request_id, answer)
+
+    def _settle_unanswered(self, leftover: list[JsonObject]) -> None:
+        """Requests unanswered while id-null errors came take one left over, if any, as their answer
+        with the id lost; those with a false line end take the -32700s of their pieces first."""
+        self._settle_split(leftover)
         for index, request_id, rule in self.unanswered:
             answer = _take_error(leftover, None)
             if answer is None:
@@ -1272,10 +1357,35 @@ class _Judge:
             self.find("RPC-ONE-ANSWER", None, "an answer no request asked for", NOTHING, show(answer))
 
 
+def _malformed_call(request: Request) -> bool:
+    """Whether a tools/call's params cannot name a tool call: a name that is no string, arguments no object."""
+    params = request.params or {}
+    return not isinstance(params.get("name"), str) or not isinstance(params.get("arguments", {}), dict)
+
+
+# JSON-RPC's own codes: -32700, and -32600 to -32603; -32000 to -32099 are its "server error" range.
+_JSON_RPC_CODES = range(-32768, -31999)
+
+
+def answered(answer: JsonObject) -> str:
+    """How a request was answered, in words: served, or refused with which code."""
+    code = error_code(answer)
+    if code is None:
+        return "served"
+    if code in _JSON_RPC_CODES:
+        return f"refused with {code}"
+    return f"refused with code {code}, outside JSON-RPC's reserved range"
+
+
 def _rank(slot: _NullSlot) -> int:
-    """Which lines an id-null error explains first: those it alone explains, then those that may draw
-    one instead of their own answer, then those where one is optional."""
-    return 2 if not slot.required else 0 if slot.answered_rule is None else 1
+    """Which lines an id-null error explains first: those whose silence breaks a MUST and that only it
+    explains, then those that may draw one instead of their own answer, then those whose silence is a
+    warning, then those where one is optional."""
+    if not slot.required:
+        return 3
+    if not slot.mandatory:
+        return 2
+    return 0 if slot.answered_rule is None else 1
 
 
 def _explain_nulls(answers: list[int | None], slots: list[list[int]], order: list[int]) -> list[int | None]:

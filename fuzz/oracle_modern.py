@@ -193,7 +193,7 @@ class ModernJudge:
             self.find(
                 "MOD-LEGACY-INIT",
                 index,
-                "a modern-only server refused initialize without naming its versions",
+                "refused initialize without naming the versions it serves",
                 "an error naming the supported versions",
                 show(answer),
                 None,

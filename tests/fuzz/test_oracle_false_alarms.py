@@ -122,3 +122,111 @@ def test_initialize_after_a_successful_discover_is_no_compliant_session_and_only
     # The fallback of a dual-era client, after a discover that failed, is judged in full.
     refused = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}'
     assert rules(_judge(stream, [refused, broken])) == {"LIFE-INIT-RESULT"}
+
+
+INIT_AGAIN = (
+    b'{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+    b'"capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'
+)
+
+
+@pytest.mark.spec("RPC-ID-TYPE", "RPC-INVALID-REQUEST")
+@pytest.mark.parametrize("sent", ["1.5", "true"])
+def test_an_answer_under_a_reading_of_an_unusable_id_says_so_once(sent: str) -> None:
+    line = b'{"jsonrpc":"2.0","id":' + sent.encode() + b',"method":"ping"}\n'
+    findings = _judge([*HANDSHAKE, line], [INIT_RESULT, b'{"jsonrpc":"2.0","id":1,"result":{}}'])
+    assert [(f.rule, f.line, f.message) for f in findings] == [
+        ("RPC-INVALID-REQUEST", 2, f"answered with id 1 for id {sent}")
+    ]
+
+
+@pytest.mark.spec("LIFE-SECOND-INIT")
+def test_a_second_initialize_refused_with_code_0_is_said_to_be_refused() -> None:
+    answer = b'{"jsonrpc":"2.0","id":9,"error":{"code":0,"message":"again"}}'
+    (finding,) = _judge([*HANDSHAKE, INIT_AGAIN], [INIT_RESULT, answer])
+    assert finding.message == "a second initialize was refused with code 0, outside JSON-RPC's reserved range"
+
+
+@pytest.mark.spec("RPC-INVALID-PARAMS", "TOOLS-UNKNOWN")
+def test_a_malformed_tool_call_refused_as_an_unknown_method_is_a_params_finding() -> None:
+    line = b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}\n'
+    answer = b'{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"tools/call"}}'
+    findings = _judge([*HANDSHAKE, line], [INIT_RESULT, answer])
+    assert [(f.rule, f.message) for f in findings] == [
+        ("RPC-INVALID-PARAMS", "a tools/call with malformed params was refused with -32601")
+    ]
+
+
+def test_id_null_answers_are_matched_so_that_as_many_lines_as_can_be_are_explained() -> None:
+    from mcpref.fuzz.oracle import _explain_nulls
+
+    # In order, the first line would take the -32700 the second needs; a maximum matching moves it.
+    assert _explain_nulls([-32700, -32600], [[-32700, -32600], [-32700]], [0, 1]) == [1, 0]
+    # More lines than answers: the lines matched first stay matched, the last is left.
+    assert _explain_nulls([-32700], [[-32700], [-32700], [-32700, -32600]], [0, 1, 2]) == [0]
+    assert _explain_nulls([-32700, None], [[-32600]], [0]) == [None, None]
+
+
+@pytest.mark.spec("RPC-DUPLICATE-KEYS")
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}\n',
+        b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":1,"a":1}}\n',
+    ],
+)
+def test_repeated_member_names_may_be_refused_under_the_request_s_own_id(line: bytes) -> None:
+    for code in (-32700, -32600):
+        answer = json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "repeated"}}).encode()
+        findings = _judge([*HANDSHAKE, line], [INIT_RESULT, answer])
+        assert [(f.rule, rules(findings)) for f in findings] == [("RPC-DUPLICATE-KEYS", set())]
+        assert {f.rule for f in _judge([*HANDSHAKE, line], [INIT_RESULT, null_error(code)])} <= {"RPC-DUPLICATE-KEYS"}
+
+
+@pytest.mark.spec("RPC-CLIENT-RESPONSE", "RPC-NOTIFICATION-SILENT")
+def test_an_id_null_error_for_a_response_of_the_client_warns_under_its_own_rule() -> None:
+    line = b'{"jsonrpc":"2.0","id":"c1","result":{}}\n'
+    findings = _judge([*HANDSHAKE, line], [INIT_RESULT, null_error(-32600)])
+    assert [f.rule for f in findings] == ["RPC-CLIENT-RESPONSE"] and rules(findings) == set()
+
+
+@pytest.mark.spec("RPC-BATCH-UNSUPPORTED", "RPC-INVALID-REQUEST")
+def test_a_batch_processed_where_batches_do_not_exist_warns_and_its_silence_is_blamed_last() -> None:
+    from test_oracle_rules import ready
+
+    lines, init = ready("2025-06-18")
+    members = [null_error(-32600).decode()] * 2
+    findings = _judge([*lines, b"[1,2]\n"], [init, f"[{','.join(members)}]".encode()])
+    assert rules(findings) == set() and {f.rule for f in findings} == {"RPC-BATCH-UNSUPPORTED"}
+    lines, init = ready()
+    both = [*lines, b"[]\n", b'{"jsonrpc":"2.0","id":null,"method":"ping"}\n']
+    findings = _judge(both, [init, null_error(-32600)])
+    assert rules(findings) == set() and [f.rule for f in findings] == ["RPC-BATCH-UNSUPPORTED"]
+
+
+@pytest.mark.spec("RPC-JSON-EXTENSIONS")
+def test_a_lenient_reading_that_finds_the_message_invalid_may_refuse_it_as_such() -> None:
+    line = b'{"jsonrpc":"2.0","id":Infinity,"method":"ping"}\n'
+    assert _judge([*HANDSHAKE, line], [INIT_RESULT, null_error(-32600)]) == []
+    notification = b'{"jsonrpc":"2.0","method":"notifications/x","params":{"x":NaN}}\n'
+    silent = _judge([*HANDSHAKE, notification], [INIT_RESULT])
+    assert [f.rule for f in silent] == ["RPC-JSON-EXTENSIONS"] and rules(silent) == set()
+
+
+@pytest.mark.spec("RPC-JSON-LIMITS", "RPC-CLIENT-RESPONSE")
+def test_an_unreadable_id_takes_its_id_null_error_before_a_client_response_may() -> None:
+    lines = [
+        *HANDSHAKE,
+        b'{"jsonrpc":"2.0","id":"client-0","result":{}}\n',
+        b'{"jsonrpc":"2.0","id":1000000000000000000000000000026,"method":5}\n',
+    ]
+    findings = _judge(lines, [INIT_RESULT, null_error(-32700)])
+    assert rules(findings) == set() and [f.rule for f in findings] == ["RPC-JSON-LIMITS"]
+
+
+@pytest.mark.spec("RPC-BATCH-UNSUPPORTED", "RPC-NOTIFICATION-SILENT")
+def test_a_batch_served_where_batches_do_not_exist_may_refuse_its_invalid_members() -> None:
+    line = b'[{"jsonrpc":"2.0","id":"b0","method":"ping"},7]\n'
+    answers = b'[{"jsonrpc":"2.0","id":"b0","result":{}},' + null_error(-32600) + b"]"
+    findings = _judge([*HANDSHAKE, line, b'{"jsonrpc":"2.0","method":"notifications/x"}\n'], [INIT_RESULT, answers])
+    assert rules(findings) == set() and {f.rule for f in findings} == {"RPC-BATCH-UNSUPPORTED"}
