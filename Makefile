@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck fuzz-self peers bench field
+.PHONY: demo test lint typecheck fuzz-self peers bench field lawful
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ test: $(STAMP) $(NODE_STAMP) typecheck lint
 	# The reference and the oracle are held at 100% branch coverage; the rest of fuzz/ is reported.
 	$(BIN)/coverage report --include='reference/*,fuzz/oracle.py,fuzz/oracle_modern.py,fuzz/reading.py,fuzz/arguments.py' --fail-under=100
 	$(BIN)/coverage report --include='fuzz/*'
+
+# Every lawful variant (examples/lawful) under the whole check corpus and a 40-case campaign, in
+# both eras where its alternative concerns them; make test runs a part of it. About 4 minutes.
+lawful: $(STAMP)
+	MCPREF_LAWFUL=full $(BIN)/python -m pytest -n auto -p no:cacheprovider tests/fuzz/test_lawful.py
 
 # A long coverage-guided campaign over the reference's own framer and dispatcher (Atheris
 # steering Hypothesis' byte-level input); new inputs land in fuzz-corpus/self, which the

@@ -9,6 +9,11 @@ Caught as: LIFE-VERSION-KNOWN, profile ``spec``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import Answer, Handle, edit_answers, message_of, run
 
 from mcpref.reference.dispatcher import Effect, Send, ServerSession, VersionPolicy

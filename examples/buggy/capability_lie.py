@@ -8,6 +8,11 @@ Caught as: CAP-ANNOUNCED-METHODS, profile ``spec``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import Answer, edit_answers, run
 
 CAPABILITIES = {"tools": {"listChanged": False}, "resources": {}, "prompts": {}}

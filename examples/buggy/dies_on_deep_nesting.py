@@ -10,6 +10,10 @@ Caught as: STDIO-SURVIVE, profile ``spec``.
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
 
 from _harness import Handle, run
 

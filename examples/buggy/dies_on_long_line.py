@@ -10,6 +10,11 @@ Caught as: STDIO-SURVIVE, profile ``spec``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import run
 
 from mcpref.reference.framer import LINE_TOO_LONG, FrameEvent, LineFramer

@@ -10,6 +10,11 @@ does not say what becomes of work in flight at EOF). Campaigns never close stdin
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import run
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@ Caught as: RPC-ID-ECHO, profile ``spec``.
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
 
 from _harness import Answer, edit_answers, run
 

@@ -8,6 +8,11 @@ Caught as: MOD-META-REQUIRED, profile ``spec`` (``mcpref fuzz --version 2026-07-
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import Handle, enveloped_request, run, with_meta
 
 from mcpref.reference.dispatcher import Effect, Eras, ServerSession

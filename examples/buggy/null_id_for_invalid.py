@@ -11,6 +11,11 @@ when a notification follows: the id-null error is the invalid request's own answ
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import Answer, edit_answers, run
 
 from mcpref.reference.messages import INVALID_REQUEST, PARSE_ERROR

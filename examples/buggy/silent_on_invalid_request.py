@@ -8,6 +8,11 @@ Caught as: RPC-INVALID-REQUEST, profile ``spec`` (and RPC-PARAMS-OBJECT, for par
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import Handle, message_of, run
 
 from mcpref.reference.dispatcher import Effect

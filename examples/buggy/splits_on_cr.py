@@ -4,12 +4,17 @@ A message with a raw CR as whitespace between JSON tokens is cut in two, and eac
 gets -32700.
 Imitates: Python servers reading ``sys.stdin`` in text mode, whose newline translation
 is this very ``io.IncrementalNewlineDecoder``.
-Caught as: FRAME-LF-ONLY, profile ``spec``.
+Caught as: FRAME-LF-ONLY, profile ``strict``: whether a bare CR is a "newline" of the
+transport is an open reading, so ``spec`` warns only (SPEC_NOTES FRAME-LF-ONLY).
 """
 
 from __future__ import annotations
 
 import io
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
 
 from _harness import run
 

@@ -8,6 +8,11 @@ Caught as: FRAME-LF-ONLY, profile ``spec``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import Handle, run
 
 from mcpref.reference.dispatcher import Effect

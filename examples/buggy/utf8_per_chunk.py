@@ -11,6 +11,11 @@ Caught as: FRAME-CHUNK-INVARIANT (or RPC-ID-ECHO), profile ``spec``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
+
 from _harness import run
 
 from mcpref.reference.framer import FrameEvent, LineFramer

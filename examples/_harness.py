@@ -4,7 +4,7 @@ Without hooks, ``run()`` behaves like ``mcpref serve``: the same framing (the re
 ``LineFramer``), the same answers, concurrent ``attendre`` calls (a heap of timer
 deadlines; ``select`` waits on stdin until the next one), a ready line on stderr, exit 0
 at stdin EOF once the pending timers have fired, 1 when stdout was closed, 128 + signal
-number on SIGINT or SIGTERM. Each example in this directory changes one thing:
+number on SIGINT or SIGTERM. Each example in ``buggy/`` and ``lawful/`` changes one thing:
 
 - ``framer``: what cuts the byte stream into lines (anything with ``receive_data`` and
   ``receive_eof`` like ``LineFramer``); each line it gives is handed to the session
@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeAlias
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for ``reference``
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root, for ``reference``
 
 from mcpref.reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer
 from mcpref.reference.framer import FrameEvent, LineFramer, TooLong

@@ -1,0 +1,161 @@
+"""The lawful variants (examples/lawful/): servers that take an alternative SPEC_NOTES permits are never failed.
+
+Each server is the reference behind the examples' harness with one permitted alternative
+taken (see examples/lawful/README.md). Under the ``spec`` profile, ``mcpref check`` must give
+it no ``fail`` row and a seeded campaign must find no failure: in the legacy era, and in the
+modern era (``--version 2026-07-28``) where the alternative concerns it. Warnings are allowed:
+a reference decision the server departs from is one. One test per server, so that
+pytest-xdist spreads them; campaigns are counted in cases, so they are the same on any machine.
+
+In ``make test`` each server gets the check scenarios that exercise its rule, and the servers whose
+alternative a random session reaches (parsing, framing, batches, eras) a 30-case campaign: the
+whole corpus and a campaign for all 48 would take ten minutes of two cores. ``make lawful`` runs
+the whole ``check`` and a 40-case campaign for every one (``MCPREF_LAWFUL=full``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_campaign import campaign
+
+from mcpref.fuzz.cli import check_rows
+from mcpref.fuzz.oracle import Profile
+from mcpref.fuzz.target import Timing
+from mcpref.reference.versions import Era
+
+ROOT = Path(__file__).resolve().parents[2]
+LAWFUL = ROOT / "examples" / "lawful"
+FULL = os.environ.get("MCPREF_LAWFUL") == "full"
+CASES = 40 if FULL else 30
+# The servers whose alternative random sessions reach: campaigned in make test too.
+CAMPAIGNED = {
+    "lenient_nan",
+    "nesting_limit_64",
+    "integers_beyond_2_53_refused",
+    "lone_surrogates_refused",
+    "duplicate_keys_parse_error",
+    "duplicate_keys_invalid_request",
+    "answers_client_response",
+    "batches_everywhere",
+    "batches_silent",
+    "blank_line_parse_error",
+    "crlf_refused",
+    "first_request_chooses_era",
+    "legacy_meta_version_served",
+}
+LEGACY: tuple[str, ...] = ()
+MODERN = ("--version", "2026-07-28")
+
+# server -> the eras it is judged in (the options that select each)
+BOTH = (LEGACY, MODERN)
+ERAS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "first_request_chooses_era": BOTH,
+    "legacy_only": BOTH,
+    "discover_without_meta_32601": BOTH,
+    "modern_ping_answered": BOTH,
+    "supported_versions_modern_only": BOTH,
+    "legacy_meta_version_served": BOTH,
+    "cache_private_zero": BOTH,
+    "no_result_meta": BOTH,
+    "modern_only_init_32602": (MODERN,),  # serves no legacy version: the legacy corpus is not for it
+}
+
+SERVERS = [
+    pytest.param("crlf_refused", marks=pytest.mark.spec("FRAME-CRLF")),
+    pytest.param("blank_line_parse_error", marks=pytest.mark.spec("FRAME-BLANK-LINE")),
+    pytest.param("bom_ignored", marks=pytest.mark.spec("FRAME-BOM")),
+    pytest.param("eof_partial_ignored", marks=pytest.mark.spec("FRAME-EOF-PARTIAL")),
+    pytest.param("max_line_64k", marks=pytest.mark.spec("FRAME-MAX-LINE")),
+    pytest.param("raw_utf8_output", marks=pytest.mark.spec("FRAME-OUTPUT-ASCII")),
+    pytest.param("exits_at_eof", marks=pytest.mark.spec("STDIO-EOF-DRAIN")),
+    pytest.param("lenient_nan", marks=pytest.mark.spec("RPC-JSON-EXTENSIONS")),
+    pytest.param("nesting_limit_64", marks=pytest.mark.spec("RPC-JSON-LIMITS")),
+    pytest.param("integers_beyond_2_53_refused", marks=pytest.mark.spec("RPC-JSON-LIMITS")),
+    pytest.param("lone_surrogates_refused", marks=pytest.mark.spec("RPC-JSON-LIMITS")),
+    pytest.param("big_integers_exact", marks=pytest.mark.spec("RPC-JSON-LIMITS")),
+    pytest.param("duplicate_keys_first_wins", marks=pytest.mark.spec("RPC-DUPLICATE-KEYS")),
+    pytest.param("duplicate_keys_parse_error", marks=pytest.mark.spec("RPC-DUPLICATE-KEYS")),
+    pytest.param("duplicate_keys_invalid_request", marks=pytest.mark.spec("RPC-DUPLICATE-KEYS")),
+    pytest.param("silent_on_invalid_without_id", marks=pytest.mark.spec("RPC-INVALID-NO-ID")),
+    pytest.param("error_id_omitted", marks=pytest.mark.spec("RPC-ERROR-ID-NULL")),
+    pytest.param("answers_client_response", marks=pytest.mark.spec("RPC-CLIENT-RESPONSE")),
+    pytest.param("duplicate_id_served", marks=pytest.mark.spec("RPC-DUPLICATE-ID")),
+    pytest.param("id_reuse_refused", marks=pytest.mark.spec("RPC-DUPLICATE-ID")),
+    pytest.param("serial", marks=pytest.mark.spec("RPC-CONCURRENT")),
+    pytest.param("answers_cancelled", marks=pytest.mark.spec("RPC-CANCEL")),
+    pytest.param("batches_everywhere", marks=pytest.mark.spec("RPC-BATCH-UNSUPPORTED")),
+    pytest.param("batches_silent", marks=pytest.mark.spec("RPC-BATCH-UNSUPPORTED")),
+    pytest.param("other_error_messages", marks=pytest.mark.spec("RPC-RESPONSE-SHAPE")),
+    pytest.param("extra_result_members", marks=pytest.mark.spec("LIFE-INIT-RESULT")),
+    pytest.param("tool_errors_as_rpc_errors", marks=pytest.mark.spec("TOOLS-EXEC-ERROR")),
+    pytest.param("unknown_tool_32601", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
+    pytest.param("unknown_tool_is_error", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
+    pytest.param("args_invalid_32602_always", marks=pytest.mark.spec("TOOLS-ARGS-INVALID")),
+    pytest.param("args_invalid_is_error_always", marks=pytest.mark.spec("TOOLS-ARGS-INVALID")),
+    pytest.param("unannounced_capability_32600", marks=pytest.mark.spec("CAP-UNANNOUNCED-METHOD")),
+    pytest.param("counter_offer_latest", marks=pytest.mark.spec("LIFE-VERSION-UNSUPPORTED")),
+    pytest.param("counter_offer_oldest", marks=pytest.mark.spec("LIFE-VERSION-COUNTER-OFFER")),
+    pytest.param("pre_init_32602", marks=pytest.mark.spec("LIFE-PRE-INIT-REFUSED")),
+    pytest.param("pre_init_served", marks=pytest.mark.spec("LIFE-PRE-INIT-REFUSED")),
+    pytest.param("initialized_early_completes", marks=pytest.mark.spec("LIFE-INITIALIZED-EARLY")),
+    pytest.param("second_initialize_answered", marks=pytest.mark.spec("LIFE-SECOND-INIT")),
+    pytest.param("early_ping", marks=pytest.mark.spec("LIFE-SERVER-EARLY")),
+    pytest.param("first_request_chooses_era", marks=pytest.mark.spec("MOD-DUAL-ERA")),
+    pytest.param("legacy_only", marks=pytest.mark.spec("MOD-DUAL-ERA")),
+    pytest.param("modern_only_init_32602", marks=pytest.mark.spec("MOD-LEGACY-INIT")),
+    pytest.param("discover_without_meta_32601", marks=pytest.mark.spec("MOD-DISCOVER")),
+    pytest.param("modern_ping_answered", marks=pytest.mark.spec("MOD-PING-GONE")),
+    pytest.param("supported_versions_modern_only", marks=pytest.mark.spec("MOD-VERSION-UNSUPPORTED")),
+    pytest.param("legacy_meta_version_served", marks=pytest.mark.spec("MOD-VERSION-UNSUPPORTED")),
+    pytest.param("cache_private_zero", marks=pytest.mark.spec("MOD-TOOLS-CACHE")),
+    pytest.param("no_result_meta", marks=pytest.mark.spec("MOD-RESULT-TYPE")),
+]
+
+
+def check_failures(target: list[str], rule: str, *era: str) -> dict[str, list[str]]:
+    """``mcpref check --profile spec``'s fail rows: rule -> the scenario and message of each finding. All
+    the corpus with ``MCPREF_LAWFUL=full``; else the scenarios that exercise ``rule``, in this process."""
+    if FULL:
+        command = [sys.executable, "-m", "mcpref", "check", "--profile", "spec", "--json", *era, "--", *target]
+        completed = subprocess.run(command, cwd=ROOT, env=untraced(), capture_output=True, timeout=600, check=False)
+        assert completed.returncode in (0, 1), completed.stderr.decode()[-2000:]
+        rows = json.loads(completed.stdout)["rules"]
+    else:
+        rows = check_rows(target, Profile.SPEC, Timing(), Era.MODERN if era else Era.LEGACY, frozenset({rule}))
+    return {
+        str(row["id"]): [f"{finding['scenario']}: {finding.get('message')}" for finding in row["findings"]]  # type: ignore[attr-defined]
+        for row in rows
+        if row["status"] == "fail"
+    }
+
+
+def untraced() -> dict[str, str]:
+    """The environment without coverage's subprocess hook, which would slow every target several times."""
+    return {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
+
+
+def test_every_lawful_example_is_tested() -> None:
+    assert {path.stem for path in LAWFUL.glob("*.py")} == {param.values[0] for param in SERVERS}
+    assert set(ERAS) <= {param.values[0] for param in SERVERS}
+
+
+@pytest.mark.parametrize("name", SERVERS)
+def test_a_lawful_variant_is_never_failed_under_spec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, request: pytest.FixtureRequest
+) -> None:
+    for key in [key for key in os.environ if key.startswith("COVERAGE_")]:
+        monkeypatch.delenv(key)  # the targets check_rows starts in this process, untraced
+    (rule,) = request.node.get_closest_marker("spec").args
+    target = [sys.executable, str(LAWFUL / f"{name}.py")]
+    for era in ERAS.get(name, (LEGACY,)):
+        assert check_failures(target, rule, *era) == {}, era
+        if FULL or name in CAMPAIGNED:
+            status, report = campaign(tmp_path, f"{name}{'-modern' if era else ''}", "spec", target, CASES, *era)
+            found = [(failure["id"], failure.get("message"), failure["input"]) for failure in report["failures"]]  # type: ignore[attr-defined]
+            assert (status, found) == (0, []), era
