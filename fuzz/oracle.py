@@ -715,10 +715,14 @@ class _Judge:
                 self.target.ready = self.target.accepted_init
                 self.initialized_early |= not self.target.accepted_init
         elif isinstance(message, ClientResponse):
+            # A response to no request of the server's may draw an id-null error (a warning): -32600 for
+            # one whose id was read (a response is no method call: -32601 answers a notification), any
+            # code for one whose id was not.
             if is_valid_id(message.id):
                 self.response_ids.add(id_key(message.id))
-            # A response to no request of the server's may draw an id-null error (a warning): any code.
-            codes = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR})
+                codes = frozenset({INVALID_REQUEST})
+            else:
+                codes = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR})
             self.slots.append(_NullSlot(index, False, codes, "RPC-CLIENT-RESPONSE", False, "RPC-CLIENT-RESPONSE"))
         elif message.id is None:
             # RPC-INVALID-NO-ID: an invalid object without an id should still be answered.

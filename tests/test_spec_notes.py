@@ -31,6 +31,7 @@ def notes_fields() -> dict[str, tuple[str, str]]:
             assert lines[index + 1].startswith("- Level: "), rule
             assert lines[index + 2].startswith("- Versions: "), rule
             assert lines[index + 3].startswith("- Source: http"), rule
+            assert lines[index + 4].startswith("- Passes when: "), rule  # the evidence a pass stands on
             level = lines[index + 1].removeprefix("- Level: ").strip()
             versions = lines[index + 2].removeprefix("- Versions: ").strip()
             fields[rule] = (level, versions)

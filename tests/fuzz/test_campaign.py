@@ -48,9 +48,17 @@ NEVER: dict[str, str] = {"null_id_for_invalid": "RPC-NOTIFICATION-SILENT"}
 # most by case 10. double_answer needs two answers to one id (seed 1: case 23 of 60),
 # second_initialize a second initialize (case 44 of 60), dies_on_long_line a line over 1 MiB
 # (case 76 of 100), bogus_version a fresh handshake ordering with an unsupported version (case
-# 867 of 1,000). As many cases again shrink what was found: the budget is most of the test's time.
+# 867 of 1,000), null_id_for_invalid an invalid request whose id is within 2^53 (case 14 of 60:
+# beyond it, an id-null answer is allowed). As many cases again shrink what was found: the budget
+# is most of the test's time.
 CASES = 30
-CASES_FOR = {"double_answer": 60, "second_initialize": 60, "dies_on_long_line": 100, "bogus_version": 1000}
+CASES_FOR = {
+    "double_answer": 60,
+    "second_initialize": 60,
+    "dies_on_long_line": 100,
+    "bogus_version": 1000,
+    "null_id_for_invalid": 60,
+}
 
 
 def campaign(
@@ -85,6 +93,17 @@ def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name
     assert NEVER.get(name) not in found
     for failure in failures:
         assert failure["input"] and failure["transcript"] and failure["reproducer"]
+    assert_replays_as_filed(failures)
+
+
+def assert_replays_as_filed(failures: list[dict[str, object]]) -> None:
+    """``mcpref replay`` of each reproducer kept gives the rule it was filed under."""
+    for failure in failures:
+        replayed = subprocess.run(
+            [sys.executable, "-m", "mcpref", "replay", str(failure["reproducer"])],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert f"fail {failure['id']}:" in replayed.stdout, (failure["id"], replayed.stdout[-2000:])
 
 
 @pytest.mark.spec("LIFE-SECOND-INIT")
@@ -127,6 +146,7 @@ def test_every_buggy_example_of_the_modern_era_is_caught_with_its_requirement(tm
         assert failure["shell"] is None or "server/discover" in failure["shell"]
     found = {f["id"] for f in failures}
     assert (status, MODERN_EXPECTED[name] in found) == (1, True), found
+    assert_replays_as_filed(failures)
 
 
 @pytest.mark.spec("MOD-DUAL-ERA", "MOD-STATELESS", "MOD-META-REQUIRED")

@@ -230,3 +230,9 @@ def test_a_batch_served_where_batches_do_not_exist_may_refuse_its_invalid_member
     answers = b'[{"jsonrpc":"2.0","id":"b0","result":{}},' + null_error(-32600) + b"]"
     findings = _judge([*HANDSHAKE, line, b'{"jsonrpc":"2.0","method":"notifications/x"}\n'], [INIT_RESULT, answers])
     assert rules(findings) == set() and {f.rule for f in findings} == {"RPC-BATCH-UNSUPPORTED"}
+
+
+@pytest.mark.spec("RPC-NOTIFICATION-SILENT", "RPC-CLIENT-RESPONSE")
+def test_an_answer_to_a_notification_is_not_taken_for_one_to_a_client_response() -> None:
+    lines = [*HANDSHAKE, b'{"jsonrpc":"2.0","id":"c1","result":{}}\n', b'{"jsonrpc":"2.0","method":"notifications/x"}\n']
+    assert rules(_judge(lines, [INIT_RESULT, null_error(-32601)])) == {"RPC-NOTIFICATION-SILENT"}
