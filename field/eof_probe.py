@@ -32,6 +32,12 @@ CALLS: dict[str, dict[str, object]] = {
         "arguments": {"thought": "t", "nextThoughtNeeded": False, "thoughtNumber": 1, "totalThoughts": 1},
     },
     "mcp-time-go": {"name": "current_time", "arguments": {"timezone": "UTC"}},
+    "server-everything": {"name": "echo", "arguments": {"message": "probe"}},
+    "server-filesystem": {"name": "list_allowed_directories", "arguments": {}},
+    "kubernetes-go": {"name": "configuration_view", "arguments": {}},
+    "prometheus-go": {"name": "getPrometheusStatus", "arguments": {}},
+    "cortex-rust": {"name": "get_temporal_context", "arguments": {}},
+    "azure-csharp": {"name": "get_azure_bestpractices", "arguments": {"intent": "probe"}},
 }
 
 

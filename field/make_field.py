@@ -146,6 +146,73 @@ TARGETS = [
         [f"{NODE_MODULES}/mcp-time-linux-x64/bin/mcp-time", "--transport", "stdio"],
         stack="Go `mark3labs/mcp-go`",
     ),
+    Target(
+        "server-everything",
+        "`@modelcontextprotocol/server-everything` (reference servers, TypeScript)",
+        "npm `@modelcontextprotocol/server-everything@2026.8.31`",
+        # Its tool get-env answers with its whole environment, which the saved transcripts would keep:
+        # it gets an empty one, but for PATH.
+        [
+            "env",
+            "-i",
+            "PATH=/usr/local/bin:/usr/bin:/bin",
+            "node",
+            f"{NODE_MODULES}/@modelcontextprotocol/server-everything/dist/index.js",
+            "stdio",
+        ],
+        stack="TypeScript SDK `@modelcontextprotocol/sdk`",
+    ),
+    Target(
+        "server-filesystem",
+        "`@modelcontextprotocol/server-filesystem` (reference servers, TypeScript), on `.field/files`",
+        "npm `@modelcontextprotocol/server-filesystem@2026.8.31`",
+        ["node", f"{NODE_MODULES}/@modelcontextprotocol/server-filesystem/dist/index.js", ".field/files"],
+        stack="TypeScript SDK `@modelcontextprotocol/sdk`",
+    ),
+    Target(
+        "kubernetes-go",
+        "`kubernetes-mcp-server` (Go, official Go SDK), npm binary package, read-only, a kubeconfig with no cluster",
+        "npm `kubernetes-mcp-server-linux-amd64@0.0.67`",
+        # .field/kubeconfig (made by make_kubeconfig) names a cluster at 127.0.0.1:9, unreachable in the
+        # network namespace: the server starts and lists its tools, and every call of one fails.
+        [
+            f"{NODE_MODULES}/kubernetes-mcp-server-linux-amd64/bin/kubernetes-mcp-server-linux-amd64",
+            "--kubeconfig",
+            ".field/kubeconfig",
+            "--read-only",
+        ],
+        stack="Go `modelcontextprotocol/go-sdk` v1.8.0",
+    ),
+    Target(
+        "prometheus-go",
+        "`mcp-prometheus` (Go, official Go SDK), npm binary package, a Prometheus URL that does not answer",
+        "npm `mcp-prometheus-linux-amd64@2.1.1`",
+        [f"{NODE_MODULES}/mcp-prometheus-linux-amd64/bin/mcp-prometheus-linux-amd64", "--url", "http://127.0.0.1:9"],
+        stack="Go `modelcontextprotocol/go-sdk` v1.2.0",
+    ),
+    Target(
+        "cortex-rust",
+        "`cortex-mcp` (Temporal Cortex, Rust, rmcp), npm binary package, no calendar provider",
+        "npm `@temporal-cortex/cortex-mcp-linux-x64@0.9.1`",
+        # Its settings go to $HOME/.config/temporal-cortex: a HOME of its own under .field/.
+        ["env", "HOME=.field/home", f"{NODE_MODULES}/@temporal-cortex/cortex-mcp-linux-x64/bin/cortex-mcp"],
+        stack="Rust `rmcp` 1.1.1 (the official Rust SDK)",
+    ),
+    Target(
+        "azure-csharp",
+        "Azure MCP Server (`azmcp`, C#), npm binary package, read-only, no Azure credentials",
+        "npm `@azure/mcp-linux-x64@2.0.5`",
+        [
+            "env",
+            "HOME=.field/home",
+            "AZURE_MCP_COLLECT_TELEMETRY=false",
+            f"{NODE_MODULES}/@azure/mcp-linux-x64/dist/azmcp",
+            "server",
+            "start",
+            "--read-only",
+        ],
+        stack="C# SDK `ModelContextProtocol` (ModelContextProtocol.Core 1.0.0)",
+    ),
 ]
 
 
@@ -264,6 +331,12 @@ def install_node() -> dict[str, Any]:
         "@modelcontextprotocol/server-sequential-thinking",
         "@modelcontextprotocol/sdk",
         "mcp-time-linux-x64",
+        "@modelcontextprotocol/server-everything",
+        "@modelcontextprotocol/server-filesystem",
+        "kubernetes-mcp-server-linux-amd64",
+        "mcp-prometheus-linux-amd64",
+        "@temporal-cortex/cortex-mcp-linux-x64",
+        "@azure/mcp-linux-x64",
         "zod",
     ):
         package = NODE_DIR / "node_modules" / name / "package.json"
@@ -297,6 +370,26 @@ def make_repository() -> None:
     run(["git", "commit", "--quiet", "-m", "One commit"], cwd=repo, env=env)
 
 
+def make_files() -> None:
+    """The rest of what the npm targets are started with: a folder for server-filesystem (not
+    .field/repo, which mcp-server-git reads), a kubeconfig whose one cluster is unreachable (no
+    credentials), and a HOME for the servers that keep settings there."""
+    files = WORK / "files"
+    if not files.exists():
+        files.mkdir(parents=True)
+        (files / "README").write_text("A folder for make field.\n")
+    (WORK / "home").mkdir(parents=True, exist_ok=True)
+    kubeconfig = WORK / "kubeconfig"
+    if not kubeconfig.exists():
+        kubeconfig.write_text(
+            "apiVersion: v1\nkind: Config\n"
+            "clusters:\n- name: field\n  cluster:\n    server: https://127.0.0.1:9\n"
+            "contexts:\n- name: field\n  context:\n    cluster: field\n    user: field\n    namespace: default\n"
+            "current-context: field\n"
+            "users:\n- name: field\n  user: {}\n"
+        )
+
+
 def install(targets: list[Target]) -> dict[str, dict[str, Any]]:
     WORK.mkdir(exist_ok=True)
     installs: dict[str, dict[str, Any]] = {}
@@ -308,6 +401,7 @@ def install(targets: list[Target]) -> dict[str, dict[str, Any]]:
         print("make field: .field/node (npm ci unless field/package-lock.json is installed)", flush=True)
         installs["npm"] = install_node()
     make_repository()
+    make_files()
     return installs
 
 
