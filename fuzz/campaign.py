@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import json
 import sys
 import time
@@ -524,35 +525,12 @@ class Campaign:
         return findings, run.observation.output
 
     def _chunking(self, failure: Failure) -> Failure | None:
-        case = failure.case
-        if len(case.chunks) < 2 and len(case.lines) < 2:
+        chunked = chunking_finding(
+            failure.finding, failure.case, lambda case, timing: self.execute(case, timing)[1], self.timing, self.profile
+        )
+        if chunked is None:
             return None
-        offsets = []
-        position = 0
-        for line in case.lines[:-1]:
-            position += len(line)
-            offsets.append(position)
-        # A long pause keeps one line per read even on a loaded machine.
-        for cuts, timing in (
-            ((), self.timing),
-            (tuple(offsets), replace(self.timing, pause=max(self.timing.pause, 0.2))),
-        ):
-            if cuts == case.cuts:
-                continue
-            recut = Case(case.lines, cuts, case.settle)
-            _, findings = self.execute(recut, timing)
-            if failure.rule not in {f.rule for f in _failing(findings, self.profile)}:
-                finding = failure.finding
-                chunked = Finding(
-                    "FRAME-CHUNK-INVARIANT",
-                    True,
-                    finding.line,
-                    f"{finding.message} ({finding.rule}), only when the bytes are cut as in this case",
-                    finding.expected,
-                    finding.actual,
-                )
-                return Failure("FRAME-CHUNK-INVARIANT", case, failure.run, [chunked, *failure.findings])
-        return None
+        return Failure("FRAME-CHUNK-INVARIANT", failure.case, failure.run, [chunked, *failure.findings])
 
     def _report_progress(self, deadline: float) -> None:
         if self.progress is None:
@@ -597,6 +575,35 @@ def defanged(case: Case) -> Case:
             text = text.replace(raw, escaped)
         lines.append(text.encode("utf-8", "surrogateescape"))
     return Case(tuple(lines), (), case.settle)
+
+
+def chunking_finding(
+    finding: Finding,
+    case: Case,
+    execute: Callable[[Case, Timing], list[Finding]],
+    timing: Timing,
+    profile: Profile,
+) -> Finding | None:
+    """FRAME-CHUNK-INVARIANT for a failing ``finding`` that goes away when the same bytes are written
+    in one piece, or one line a write: the cutting alone caused it. None when it stays."""
+    if len(case.chunks) < 2 and len(case.lines) < 2:
+        return None
+    offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
+    # A long pause keeps one line per read even on a loaded machine.
+    for cuts, pause in (((), timing.pause), (offsets, max(timing.pause, 0.2))):
+        if cuts == case.cuts:
+            continue
+        findings = execute(Case(case.lines, cuts, case.settle), replace(timing, pause=pause))
+        if finding.rule not in {f.rule for f in _failing(findings, profile)}:
+            return Finding(
+                "FRAME-CHUNK-INVARIANT",
+                True,
+                finding.line,
+                f"{finding.message} ({finding.rule}), only when the bytes are cut as in this case",
+                finding.expected,
+                finding.actual,
+            )
+    return None
 
 
 def relabel_false_line_ends(

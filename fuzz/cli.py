@@ -51,6 +51,7 @@ from .campaign import (
     Campaign,
     Failure,
     Outcome,
+    chunking_finding,
     relabel_carried_state,
     relabel_false_line_ends,
     stderr_progress,
@@ -534,6 +535,21 @@ def _judged(
     return execute
 
 
+def _chunked(
+    findings: list[Finding], case: Case, argv: list[str], timing: Timing, reproducer: Reproducer
+) -> list[Finding]:
+    def execute(recut: Case, recut_timing: Timing) -> list[Finding]:
+        run = run_case(argv, recut.chunks, recut_timing, settle=recut.settle, era=reproducer.era)
+        return judge(recut.stream, run.observation)
+
+    for finding in findings:
+        if finding.status(reproducer.profile) is Status.FAIL:
+            chunked = chunking_finding(finding, case, execute, timing, reproducer.profile)
+            if chunked is not None:
+                return [chunked, *findings]
+    return findings
+
+
 def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
     reproducer = load_reproducer(args.file)
     argv = command or reproducer.argv
@@ -547,6 +563,9 @@ def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing)
         output = run.observation.output
         findings = relabel_false_line_ends(findings, _case_of(reproducer), output, execute, reproducer.profile)
     findings = relabel_carried_state(findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile)
+    if reproducer.rule == "FRAME-CHUNK-INVARIANT":
+        # As fuzz filed it: a failure that goes away when the same bytes are cut otherwise.
+        findings = _chunked(findings, _case_of(reproducer), argv, timing, reproducer)
     shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
     for line in shown or transcript(reproducer.chunks, run):
         print(line)
