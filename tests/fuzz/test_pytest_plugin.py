@@ -58,3 +58,11 @@ def test_a_baseline_turns_known_failures_into_expected_ones_and_fails_a_rule_tha
     stale = project.runpytest_subprocess("--mcp-server", SILENT, "--mcp-baseline", str(baseline))
     stale.assert_outcomes(passed=len(RULES) - len(FOUND) - UNEXERCISED, xfailed=len(FOUND), skipped=UNEXERCISED, failed=1)
     stale.stdout.fnmatch_lines(["*RPC-BATCH is listed in the baseline and no longer fails*"])
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_server_that_exits_at_once_fails_once_and_skips_the_rest_with_the_reason(project: pytest.Pytester) -> None:
+    dead = shlex.join([sys.executable, "-c", "import sys; sys.exit(3)"])
+    result = project.runpytest_subprocess("--mcp-server", dead, "-rs")
+    result.assert_outcomes(passed=1, failed=1, skipped=len(RULES) - 1)
+    result.stdout.fnmatch_lines(["*STDIO-SURVIVE (MUST) fails*", "*RPC-PARSE-ERROR: untested: the server exited with status 3*"])
