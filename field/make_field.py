@@ -1034,11 +1034,15 @@ def finish(
 
 
 def untriaged(findings: list[Finding]) -> int:
-    """1 when a finding is left untriaged (the report lists them), else 0."""
+    """1 when a finding is left untriaged, or its reproducer replays as another rule or as nothing
+    (the report lists them), else 0."""
     left = [f"F{index + 1}" for index, entry in triaged(findings).items() if entry is None]
     if left:
         print(f"make field: untriaged findings: {', '.join(left)} (field/triage.toml)", flush=True)
-    return 1 if left else 0
+    astray = [f"F{index + 1}" for index, finding in enumerate(findings) if not finding.replayed.startswith("yes")]
+    if astray:
+        print(f"make field: reproducers not replayed as filed: {', '.join(astray)}", flush=True)
+    return 1 if left or astray else 0
 
 
 def main() -> int:
