@@ -236,3 +236,37 @@ def test_a_batch_served_where_batches_do_not_exist_may_refuse_its_invalid_member
 def test_an_answer_to_a_notification_is_not_taken_for_one_to_a_client_response() -> None:
     lines = [*HANDSHAKE, b'{"jsonrpc":"2.0","id":"c1","result":{}}\n', b'{"jsonrpc":"2.0","method":"notifications/x"}\n']
     assert rules(_judge(lines, [INIT_RESULT, null_error(-32601)])) == {"RPC-NOTIFICATION-SILENT"}
+
+
+@pytest.mark.spec("RPC-INVALID-REQUEST", "RPC-ONE-ANSWER")
+def test_a_second_answer_under_the_read_id_is_one_no_request_asked_for() -> None:
+    line = b'{"jsonrpc":"2.0","id":true,"method":"ping"}\n'
+    twice = [INIT_RESULT, b'{"jsonrpc":"2.0","id":1,"result":{}}', b'{"jsonrpc":"2.0","id":1,"result":{}}']
+    findings = _judge([*HANDSHAKE, line], twice)
+    assert [(f.rule, f.message) for f in findings] == [
+        ("RPC-INVALID-REQUEST", "answered with id 1 for id true"),
+        ("RPC-ONE-ANSWER", "an answer no request asked for"),
+    ]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_the_pieces_of_a_notification_cut_at_a_false_line_end_are_one_finding() -> None:
+    line = '{"jsonrpc":"2.0","method":"notifications/x","params":{"x":"a\u2028b"}}\n'.encode()
+    findings = _judge([*HANDSHAKE, line], [INIT_RESULT, null_error(-32700), null_error(-32700)])
+    assert [(f.rule, f.mandatory) for f in findings] == [("FRAME-LF-ONLY", True)]
+
+
+@pytest.mark.spec("MOD-STATELESS", "MOD-META-REQUIRED", "MOD-VERSION-UNSUPPORTED", "MOD-CAP-REQUIRED")
+def test_the_own_rule_of_a_modern_request_is_what_its_envelope_lacks() -> None:
+    from mcpref.fuzz.oracle_modern import own_rule
+    from mcpref.fuzz.reading import Request
+
+    def sent(envelope: object) -> Request:
+        return Request(1, "tools/list", {"_meta": envelope} if envelope is not None else None)
+
+    versioned = {"io.modelcontextprotocol/clientCapabilities": {}}
+    assert own_rule(sent(None)) == "MOD-META-REQUIRED"
+    assert own_rule(sent({**versioned, "io.modelcontextprotocol/protocolVersion": "1999-01-01"})) == (
+        "MOD-VERSION-UNSUPPORTED"
+    )
+    assert own_rule(sent({**versioned, "io.modelcontextprotocol/protocolVersion": "2026-07-28"})) == "MOD-CAP-REQUIRED"
