@@ -109,6 +109,19 @@ def with_meta(request: Request, envelope: dict[str, Any]) -> bytes:
     return json.dumps({"jsonrpc": "2.0", "id": request.id, "method": request.method, "params": params}).encode()
 
 
+def waited_out(session: ServerSession, effects: list[Effect]) -> list[Effect]:
+    """``effects`` with each timer waited out here and now, and what its end produces in its place:
+    the session's work done one request at a time, in arrival order."""
+    done: list[Effect] = []
+    for effect in effects:
+        if isinstance(effect, StartTimer):
+            time.sleep(effect.seconds)
+            done.extend(session.complete(effect.token))
+        else:
+            done.append(effect)
+    return done
+
+
 def _stop_on_signal(signum: int, frame: object) -> NoReturn:
     log("stopped by signal")
     raise SystemExit(128 + signum)  # 130 for SIGINT, 143 for SIGTERM, as mcpref serve

@@ -48,7 +48,7 @@ from hypothesis.internal.constants_ast import Constants
 
 from mcpref.fuzz.oracle import Finding, Profile, Status, has_false_line_end, id_key, judge, only_cr_line_ends
 from mcpref.fuzz.oracle_modern import own_rule
-from mcpref.fuzz.reading import Request, classify, parse_line
+from mcpref.fuzz.reading import Request, classify, is_valid_id, parse_line
 from mcpref.reference.messages import RequestId
 from mcpref.reference.versions import BY_NAME, Era
 
@@ -671,17 +671,14 @@ def relabel_carried_state(
 
 def _served(output: tuple[bytes, ...], request_id: RequestId) -> bool:
     """Whether a line of ``output`` is a result for ``request_id``, the same in type and value."""
-    for line in output:
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(answer, dict) or "result" not in answer:
-            continue
-        answer_id = answer.get("id")
-        if isinstance(answer_id, int | str) and not isinstance(answer_id, bool) and id_key(answer_id) == id_key(request_id):
-            return True
-    return False
+    answers = (parse_line(line) for line in output)
+    return any(
+        isinstance(answer, dict)
+        and "result" in answer
+        and is_valid_id(answer_id := answer.get("id"))
+        and id_key(answer_id) == id_key(request_id)
+        for answer in answers
+    )
 
 
 def stderr_progress(progress: Progress) -> None:

@@ -399,10 +399,6 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     return bool(run.observation.output) if scenario.eof else run.observation.survived
 
 
-def _ending(run: Run) -> str:
-    return run.observation.ending or "exited"
-
-
 def check_rows(
     command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY, only: frozenset[str] | None = None
 ) -> list[dict[str, object]]:
@@ -432,7 +428,7 @@ def check_rows(
             for s, speaks, (run, _) in zip(scenarios, modern, results, strict=True)
             if rule.id in s.rules and (speaks or not modern_only)
         ]
-        seen = [s.name for s, run in exercised if _seen(s, run)]
+        seen = any(_seen(s, run) for s, run in exercised)
         hits = [
             (s, transcript, f)
             for s, transcript, (_, findings) in zip(scenarios, transcripts, results, strict=True)
@@ -463,7 +459,7 @@ def check_rows(
         }
         if status == statuses.UNTESTED:
             s, run = exercised[0]
-            row["reason"] = f"the server {_ending(run)} before the scenario \"{s.name}\" could be judged"
+            row["reason"] = f"the server {run.observation.ending or 'exited'} before the scenario \"{s.name}\" could be judged"
         rows.append(row)
     return rows
 

@@ -180,12 +180,6 @@ def _beyond_doubles(request_id: RequestId) -> bool:
     return type(request_id) is int and abs(request_id) > _EXACT_IN_A_DOUBLE
 
 
-def _repeated_envelope_key(line: bytes) -> bool:
-    """Whether an envelope key repeats in the line's top-level object, whatever its values."""
-    quoted = _QUOTED_ENVELOPE_KEY.findall(line)  # one scan; a real key is always among them
-    return len(quoted) != len(set(quoted)) and any(len(_key_values(line, key)) > 1 for key in _ENVELOPE_KEYS)
-
-
 def refusal_allowed(line: bytes) -> str | None:
     """The rule under which a peer may refuse, with an id-null error, a line the reference serves.
 
@@ -813,11 +807,8 @@ class _Judge:
         key = id_key(request_id)
         if self.id_uses[key] < 2:
             return False
-        answers = self.by_id.get(key, [])
-        if answers:
-            answers.pop(0)
-            if not answers:
-                del self.by_id[key]
+        if key in self.by_id:
+            self._take_first(key)
         elif key not in self.cancelled and self.observation.survived:
             self._missing(index, "RPC-ONE-ANSWER", f"an answer with id {show(request_id)}")
         return True
@@ -1279,12 +1270,16 @@ class _Judge:
             readings += [int(raw_id), round(raw_id)]
         for reading in readings:
             if is_valid_id(reading) and self._unsent(key := id_key(reading)) and key in self.by_id:
-                answers = self.by_id[key]
-                answer = answers.pop(0).value
-                if not answers:
-                    del self.by_id[key]
-                return answer
+                return self._take_first(key)
         return None
+
+    def _take_first(self, key: IdKey) -> JsonObject:
+        """The first answer under ``key``, which has one, taken from the answers still unclaimed."""
+        answers = self.by_id[key]
+        answer = answers.pop(0).value
+        if not answers:
+            del self.by_id[key]
+        return answer
 
     def _settle_split(self, leftover: list[JsonObject]) -> None:
         """FRAME-LF-ONLY for a request unanswered whose line has a false line end, when -32700s that
@@ -1367,7 +1362,7 @@ def _malformed_call(request: Request) -> bool:
     return not isinstance(params.get("name"), str) or not isinstance(params.get("arguments", {}), dict)
 
 
-# JSON-RPC's own codes: -32700, and -32600 to -32603; -32000 to -32099 are its "server error" range.
+# The codes JSON-RPC reserves for its pre-defined errors, -32768 to -32000; the rest are applications'.
 _JSON_RPC_CODES = range(-32768, -31999)
 
 
@@ -1468,9 +1463,11 @@ def _key_values(line: bytes, key: str) -> list[JsonValue]:
 
 def _ambiguous_keys(line: bytes) -> bool:
     """Whether an envelope key repeats with different values, so that readers may disagree."""
-    return _repeated_envelope_key(line) and any(
-        len({json.dumps(v, sort_keys=True) for v in _key_values(line, key)}) > 1 for key in _ENVELOPE_KEYS
-    )
+    # One scan for the keys, quoted, wherever they are; a real key is always among them.
+    quoted = _QUOTED_ENVELOPE_KEY.findall(line)
+    if len(quoted) == len(set(quoted)):
+        return False
+    return any(len({json.dumps(v, sort_keys=True) for v in _key_values(line, key)}) > 1 for key in _ENVELOPE_KEYS)
 
 
 def _no_constant(name: str) -> JsonValue:

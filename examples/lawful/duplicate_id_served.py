@@ -12,14 +12,13 @@ Expected under ``spec``: an RPC-DUPLICATE-ID warning at most, no failure.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
 
-from _harness import Handle, message_of, run
+from _harness import Handle, message_of, run, waited_out
 
-from mcpref.reference.dispatcher import Effect, Send, ServerSession, StartTimer
+from mcpref.reference.dispatcher import Effect, Send, ServerSession
 from mcpref.reference.messages import INVALID_REQUEST, Request, encode, error_answer
 
 session = ServerSession()
@@ -35,14 +34,7 @@ def on_line(line: bytes, handle: Handle) -> list[Effect]:
         return effects
     twin = ServerSession()  # the same state, without the request in flight
     twin.handshake.phase, twin.version = session.handshake.phase, session.version
-    served: list[Effect] = []
-    for effect in twin.receive_data(line + b"\n"):
-        if isinstance(effect, StartTimer):
-            time.sleep(effect.seconds)
-            served.extend(twin.complete(effect.token))
-        else:
-            served.append(effect)
-    return served
+    return waited_out(twin, twin.receive_data(line + b"\n"))
 
 
 if __name__ == "__main__":

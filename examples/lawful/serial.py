@@ -14,27 +14,19 @@ Expected under ``spec``: no failure.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
 
-from _harness import Handle, run
+from _harness import Handle, run, waited_out
 
-from mcpref.reference.dispatcher import Effect, ServerSession, StartTimer
+from mcpref.reference.dispatcher import Effect, ServerSession
 
 session = ServerSession()
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:
-    done: list[Effect] = []
-    for effect in handle(line):
-        if isinstance(effect, StartTimer):
-            time.sleep(effect.seconds)
-            done.extend(session.complete(effect.token))
-        else:
-            done.append(effect)
-    return done
+    return waited_out(session, handle(line))
 
 
 if __name__ == "__main__":
