@@ -262,6 +262,10 @@ class Campaign:
         self._round_start = 0  # the case count when the current round began
         self._sessions: dict[bytes, Session] = {}
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
+        # After a failure its kept session is ended, and the next case, a shrink step most often,
+        # fails too: run fresh at once, it costs one process start where a new session and a
+        # confirmation cost two.
+        self._fresh_next = False
         self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
         # Whether run() attributes its failures; jobs side by side leave that to run_jobs, which
         # shares the merged failures out among them, rather than each job attributing the same ones.
@@ -295,8 +299,10 @@ class Campaign:
         disagree too often is run fresh from then on.
         """
         head = case.kept_handshake if timing is None and self.stats.fresh_only_from is None else None
-        if head is None or (session := self._session(head)) is None:
-            return self._run_fresh(case, timing or self.timing)
+        if head is None or self._fresh_next or (session := self._session(head)) is None:
+            run, findings = self._run_fresh(case, timing or self.timing)
+            self._fresh_next = head is not None and bool(_failing(findings, self.profile))
+            return run, findings
         started = time.monotonic()
         run = session.run(case.chunks[1:], case.settle)
         self.stats.target_seconds += time.monotonic() - started
@@ -318,6 +324,7 @@ class Campaign:
         if not failing and not self._new_warnings(findings):
             return run, findings
         fresh = self._run_fresh(case, self.timing)
+        self._fresh_next = bool(_failing(fresh[1], self.profile))
         if failing and not _failing(fresh[1], self.profile):
             unconfirmed = self.stats.unconfirmed
             unconfirmed[failing[0].rule] = unconfirmed.get(failing[0].rule, 0) + 1

@@ -294,6 +294,7 @@ def wire(members: list[tuple[str, JsonValue]]) -> bytes:
 @example(members=[("id", 1), ("id", "x"), ("jsonrpc", "2.0"), ("method", "m")], batched=False)
 @example(members=[("jsonrpc", "2.0"), ("id", 1), ("error", {"code": True, "message": "m"})], batched=False)
 @example(members=[("jsonrpc", "2.0"), ("id", 1), ("result", {}), ("error", {})], batched=False)
+@example(members=[("jsonrpc", "2.0"), ("id", 1), ("error", {"code": "x", "message": "m"})], batched=False)
 @example(members=[("jsonrpc", "2.0"), ("id", 5), ("method", 5)], batched=False)
 def test_envelopes_classify_alike(members: list[tuple[str, JsonValue]], batched: bool) -> None:
     line = wire(members)
