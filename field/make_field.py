@@ -668,7 +668,7 @@ def replay(finding: Finding) -> None:
 
 def replay_eof(path: Path) -> int:
     """Run a saved EOF scenario as ``mcpref check`` runs it (closing stdin at the end), print its findings."""
-    from mcpref.fuzz.cli import run_scenario
+    from mcpref.fuzz.check import run_scenario
     from mcpref.fuzz.corpus import Scenario
     from mcpref.fuzz.oracle import Profile, Status
     from mcpref.fuzz.strategies import Case

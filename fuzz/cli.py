@@ -32,17 +32,15 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 from mcpref.fuzz.oracle import Finding, Profile, Status, judge
-from mcpref.fuzz.oracle_modern import speaks_modern
 from mcpref.reference import server
 from mcpref.reference.rules import BY_ID, RULES
 from mcpref.reference.versions import Era
 
-from . import ci, html, statuses, waiting
+from . import check, ci, html, statuses, waiting
 from . import compare as compare_command
 from . import explain as explain_command
 from . import vectors as vectors_command
@@ -56,8 +54,7 @@ from .campaign import (
     relabel_false_line_ends,
     stderr_progress,
 )
-from .corpus import Scenario
-from .corpus_modern import BY_ERA, VERSION_NAMES, add_era_argument, era_of_version
+from .corpus_modern import VERSION_NAMES, add_era_argument, era_of_version
 from .database import DatabaseError, key_prefix, open_database
 from .jobs import run_jobs
 from .report import (
@@ -72,7 +69,7 @@ from .report import (
     write_atomic,
 )
 from .strategies import Case
-from .target import Run, TargetError, Timing, run_case
+from .target import TargetError, Timing, run_case
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
@@ -345,8 +342,9 @@ def _print_fuzz_summary(
         print(f"  expected: {failure.finding.expected}")
         print(f"  actual:   {failure.finding.actual}")
         print(f"  reproducer: mcpref replay {path}")
-        if not failure.needs_timing:
-            print(f"  shell: {shell_line(command, failure.case.stream, era=era)}")
+        shell = None if failure.needs_timing else shell_line(command, failure.case.stream, era=era)
+        if shell is not None:
+            print(f"  shell: {shell}")
 
 
 def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
@@ -355,138 +353,16 @@ def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
         print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + str(row[-1]))
 
 
-def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
-    def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
-        run = run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof, era=scenario.era)
-        return judge(case.stream, run.observation), run.observation.output
-
-    run = run_case(
-        command,
-        scenario.case.chunks,
-        timing,
-        settle=scenario.case.settle,
-        eof=scenario.eof,
-        record=True,
-        era=scenario.era,
-    )
-    findings = judge(scenario.case.stream, run.observation)
-    if "FRAME-LF-ONLY" in scenario.rules:
-        findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
-    findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
-    if scenario.eof and run.exit_status != 0:
-        findings.append(
-            Finding(
-                "STDIO-EOF-DRAIN", False, None, "did not exit 0 after stdin EOF", "exit status 0", str(run.exit_status)
-            )
-        )
-    return run, findings
-
-
-SHELL_MAX = 4096  # bytes of a case a shell line carries; a longer one is for mcpref replay
-
-
-def _shell(command: list[str], scenario: Scenario) -> str | None:
-    """A pasteable shell line for the scenario, if one reproduces it: a pipe writes the bytes as they
-    come, so only a case of one chunk, and only a short one."""
-    if len(scenario.case.chunks) > 1 or len(scenario.case.stream) > SHELL_MAX:
-        return None
-    return shell_line(command, scenario.case.stream, probed=not scenario.eof, era=scenario.era)
-
-
-def _seen(scenario: Scenario, run: Run) -> bool:
-    """Whether the server was seen through the scenario, so that silence on a rule is evidence: it
-    answered the liveness probe after the case, or, where the case ends at EOF, answered anything."""
-    return bool(run.observation.output) if scenario.eof else run.observation.survived
-
-
-def check_rows(
-    command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY, only: frozenset[str] | None = None
-) -> list[dict[str, object]]:
-    """One row per requirement: fail, warn, pass, untested, or n/a (``statuses``).
-
-    A rule passes only where one of its scenarios was seen through (``_seen``) and none found it
-    broken; a rule whose scenarios all lost the server first is untested, with the reason. A server
-    that answered nothing in any scenario is reported for that alone (STDIO-SURVIVE): what follows
-    from its silence is one cause, not a finding per rule. A rule of the modern era alone is
-    exercised only by scenarios where the server showed it speaks that era: a legacy server has
-    none of its rules to keep. With ``only``, just the scenarios that exercise one of those rules run.
-    """
-    run_case(command, [], timing, era=era)
-    scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(lambda s: run_scenario(s, command, timing), scenarios))
-    if not any(run.observation.output for run, _ in results):
-        results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
-    # One transcript per scenario, however many of its findings carry it.
-    transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
-    modern = [speaks_modern(run.observation.output) for run, _ in results]
-    rows: list[dict[str, object]] = []
-    for rule in RULES:
-        modern_only = {version.era for version in rule.versions} == {Era.MODERN}
-        exercised = [
-            (s, run)
-            for s, speaks, (run, _) in zip(scenarios, modern, results, strict=True)
-            if rule.id in s.rules and (speaks or not modern_only)
-        ]
-        seen = any(_seen(s, run) for s, run in exercised)
-        hits = [
-            (s, transcript, f)
-            for s, transcript, (_, findings) in zip(scenarios, transcripts, results, strict=True)
-            for f in findings
-            if f.rule == rule.id
-        ]
-        if hits:
-            failing = any(f.status(profile) is Status.FAIL for _, _, f in hits)
-            status = statuses.FAIL if failing else statuses.WARN
-        elif seen:
-            status = statuses.PASS
-        else:
-            status = statuses.UNTESTED if exercised else statuses.NOT_APPLICABLE
-        row: dict[str, object] = {
-            "id": rule.id,
-            "level": rule.level.value,
-            "status": status,
-            "scenarios": [s.name for s, _ in exercised],
-            "findings": [
-                {
-                    "scenario": s.name,
-                    **finding_json(f, profile),
-                    "transcript": transcript,
-                    "shell": _shell(command, s),
-                }
-                for s, transcript, f in hits
-            ],
-        }
-        if status == statuses.UNTESTED:
-            s, run = exercised[0]
-            row["reason"] = f"the server {run.observation.ending or 'exited'} before the scenario \"{s.name}\" could be judged"
-        rows.append(row)
-    return rows
-
-
-def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
-    """Why nothing could be judged, when nothing could: the first line of a summary."""
-    if any(row["status"] == statuses.PASS for row in rows) or not any(
-        row["status"] == statuses.UNTESTED for row in rows
-    ):
-        return None
-    survive = next(row for row in rows if row["id"] == "STDIO-SURVIVE")
-    findings = survive["findings"]
-    assert isinstance(findings, list)
-    ending = str(findings[0]["actual"]) if findings else "stopped answering"
-    return f"the server {ending} before answering"
-
-
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     profile = Profile(args.profile)
     baseline = ci.prepare(args, profile)
-    rows = check_rows(command, profile, timing, era_of_version(args.version))
+    rows = check.check_rows(command, profile, timing, era_of_version(args.version))
     if args.html is not None:
         label = compare_command.default_labels([command])[0]
         result = compare_command.combine([command], [label], [rows], profile)
         write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
     if args.json:
-        document = {"command": command, "profile": profile.value, "cause": check_cause(rows), "rules": rows}
+        document = {"command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows}
         print(json.dumps(document, indent=2))
     else:
         table = []
@@ -496,7 +372,7 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
             note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else str(row.get("reason", ""))
             table.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
         _print_table(["ID", "LEVEL", "STATUS", "NOTE"], table)
-        print(statuses.summary(rows, check_cause(rows)))
+        print(statuses.summary(rows, check.check_cause(rows)))
     return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline)
 
 
@@ -558,7 +434,9 @@ def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing)
         execute = _judged(argv, timing, reproducer)
         output = run.observation.output
         findings = relabel_false_line_ends(findings, _case_of(reproducer), output, execute, reproducer.profile)
-    findings = relabel_carried_state(findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile)
+    findings = relabel_carried_state(
+        findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile
+    )
     if reproducer.rule == "FRAME-CHUNK-INVARIANT":
         # As fuzz filed it: a failure that goes away when the same bytes are cut otherwise.
         findings = _chunked(findings, _case_of(reproducer), argv, timing, reproducer)

@@ -24,6 +24,7 @@ from mcpref.reference.versions import Era
 
 from . import ci, html, waiting
 from .baseline import BaselineError
+from .check import check_rows
 from .corpus_modern import add_era_argument, era_of_version
 from .report import write_atomic
 from .target import TargetError, Timing, run_case
@@ -80,8 +81,6 @@ def matrix(
             run_case(command, [], timing, era=era)
         except TargetError as exc:
             raise TargetError(f"{label}: {exc}") from None
-    from .cli import check_rows  # here, not at the top: the command line imports this module
-
     rows = [check_rows(command, profile, timing, era) for command in commands]
     return combine(commands, labels, rows, profile)
 

@@ -59,8 +59,8 @@ def _rows(config: pytest.Config) -> dict[str, dict[str, object]]:
     if _ROWS not in config.stash:
         from mcpref.fuzz.oracle import Profile
 
+        from .check import check_rows
         from .ci import save_reproducers
-        from .cli import check_rows
         from .target import Timing
 
         argv = shlex.split(str(config.getoption("mcp_server")))

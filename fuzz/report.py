@@ -73,10 +73,15 @@ def printf_argument(data: bytes) -> str:
     return "'" + "".join(out) + "'"
 
 
-def shell_line(argv: list[str], stream: bytes, probed: bool = True, era: Era = Era.LEGACY) -> str:
-    """A one-line reproduction: the case, then (with ``probed``) the era's liveness probe, piped into the command."""
+SHELL_LINE_MAX = 2048  # characters: longer than that, a line is no longer pasted but replayed
+
+
+def shell_line(argv: list[str], stream: bytes, probed: bool = True, era: Era = Era.LEGACY) -> str | None:
+    """A one-line reproduction: the case, then (with ``probed``) the era's liveness probe, piped
+    into the command; None when that line is too long to paste (``mcpref replay`` is for it)."""
     tail = probe(SENTINEL_IDS[0], era) if probed else b""
-    return f"printf {printf_argument(stream + tail)} | {shlex.join(argv)}"
+    line = f"printf {printf_argument(stream + tail)} | {shlex.join(argv)}"
+    return line if len(line) <= SHELL_LINE_MAX else None
 
 
 def transcript(chunks: Sequence[bytes], run: Run) -> list[str]:

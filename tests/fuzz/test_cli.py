@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.oracle import Profile
-from mcpref.fuzz.report import printf_argument, reproducer_json
+from mcpref.fuzz.report import SHELL_LINE_MAX, printf_argument, reproducer_json, shell_line
 from mcpref.fuzz.strategies import encode, request
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
@@ -102,6 +102,13 @@ def test_the_shell_reproduction_is_byte_exact() -> None:
     data = bytes(range(256)) + b"%'\\\n"
     result = subprocess.run(["sh", "-c", f"printf {printf_argument(data)}"], capture_output=True, check=True)
     assert result.stdout == data
+
+
+def test_a_shell_line_is_given_only_when_short_enough_to_paste() -> None:
+    short = shell_line(SILENT, b"pas du json\n")
+    assert short is not None and len(short) <= SHELL_LINE_MAX
+    # An unshrunk case of a few hundred bytes already escapes past the limit: replay it instead.
+    assert shell_line(SILENT, bytes(range(256)) * 4) is None
 
 
 @pytest.mark.spec("FRAME-CHUNK-INVARIANT", "RPC-PARSE-ERROR")

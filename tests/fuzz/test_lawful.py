@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from test_campaign import campaign
 
-from mcpref.fuzz.cli import check_rows
+from mcpref.fuzz.check import check_rows
 from mcpref.fuzz.oracle import Profile
 from mcpref.fuzz.target import Timing
 from mcpref.reference.versions import Era

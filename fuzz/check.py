@@ -1,0 +1,214 @@
+"""``mcpref check``: the fixed corpus run against a target, one verdict per rule.
+
+Each scenario is one case (``fuzz.corpus``). One that opens with a plain handshake runs
+first in a process kept after that handshake (``fuzz.target.Session``), several scenarios
+one after another, as ``fuzz`` runs its cases: a process start costs more than most
+scenarios. A kept run only ever clears a scenario: one that shows any finding, or loses the
+server, or may have been initialized again, is run again in a fresh process, and that run
+is the verdict and the transcript. So a rule fails or warns only on what a fresh process
+showed; what a kept run can hide is a behaviour that depends on what the process did before.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from mcpref.fuzz.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.oracle_modern import speaks_modern
+from mcpref.reference.rules import RULES
+from mcpref.reference.versions import Era
+
+from . import statuses
+from .campaign import initialized_again, relabel_carried_state, relabel_false_line_ends
+from .corpus import KEPT_HEADS, Scenario
+from .corpus_modern import BY_ERA
+from .report import finding_json, session_transcript, shell_line
+from .strategies import Case
+from .target import Run, Session, Timing, run_case
+
+WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
+
+
+def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
+    """Run ``scenario`` in a fresh process and judge it: the verdict's own run."""
+
+    def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+        run = run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof, era=scenario.era)
+        return judge(case.stream, run.observation), run.observation.output
+
+    run = run_case(
+        command,
+        scenario.case.chunks,
+        timing,
+        settle=scenario.case.settle,
+        eof=scenario.eof,
+        record=True,
+        era=scenario.era,
+    )
+    findings = judge(scenario.case.stream, run.observation)
+    if "FRAME-LF-ONLY" in scenario.rules:
+        findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
+    findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
+    if scenario.eof and run.exit_status != 0:
+        findings.append(
+            Finding(
+                "STDIO-EOF-DRAIN", False, None, "did not exit 0 after stdin EOF", "exit status 0", str(run.exit_status)
+            )
+        )
+    return run, findings
+
+
+def _shell(command: list[str], scenario: Scenario) -> str | None:
+    """A pasteable shell line for the scenario, if one reproduces it: a pipe writes the bytes as they
+    come, so only a case of one chunk, and only a short one (``shell_line``)."""
+    if len(scenario.case.chunks) > 1:
+        return None
+    return shell_line(command, scenario.case.stream, probed=not scenario.eof, era=scenario.era)
+
+
+def _seen(scenario: Scenario, run: Run) -> bool:
+    """Whether the server was seen through the scenario, so that silence on a rule is evidence: it
+    answered the liveness probe after the case, or, where the case ends at EOF, answered anything."""
+    return bool(run.observation.output) if scenario.eof else run.observation.survived
+
+
+def _body(case: Case) -> tuple[bytes, ...] | None:
+    """The chunks after the case's opening handshake, when the case opens with one of
+    ``KEPT_HEADS`` and no cut falls inside it: what a kept process is sent."""
+    head = b"".join(case.lines[:2])
+    if len(case.lines) < 3 or head not in KEPT_HEADS or any(0 < cut < len(head) for cut in case.cuts):
+        return None
+    rest = case.stream[len(head) :]
+    bounds = (0, *(cut - len(head) for cut in case.cuts if cut > len(head)), len(rest))
+    return tuple(rest[a:b] for a, b in itertools.pairwise(bounds) if b > a)
+
+
+class _Scenarios:
+    """Runs scenarios for ``check_rows``: in a kept process where one clears them, else fresh.
+
+    Each worker thread keeps its own process per handshake, so that kept runs never share a
+    process and its chunk boundaries stay the scenario's own.
+    """
+
+    def __init__(self, command: list[str], timing: Timing) -> None:
+        self.command = command
+        self.timing = timing
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._sessions: list[Session] = []  # every session started, to end them all
+
+    def run(self, scenario: Scenario) -> tuple[Run, list[Finding]]:
+        case = scenario.case
+        body = None if scenario.eof or scenario.era is not Era.LEGACY else _body(case)
+        head = b"".join(case.lines[:2])
+        if body is not None and (session := self._session(head)) is not None:
+            run = session.run(body, case.settle)
+            findings = judge(case.stream, run.observation)
+            if not findings and session.alive and not initialized_again(case.lines[2:], run.observation.output):
+                return run, findings
+            # Whatever the kept run showed, the verdict is a fresh process's; the kept one's
+            # state is in doubt from here.
+            del self._local.sessions[head]
+            session.close()
+        return run_scenario(scenario, self.command, self.timing)
+
+    def _session(self, head: bytes) -> Session | None:
+        sessions: dict[bytes, Session | None] = self._local.__dict__.setdefault("sessions", {})
+        if head not in sessions:
+            session = Session(self.command, self.timing, head)
+            with self._lock:
+                self._sessions.append(session)
+            # A target that does not answer a probe after the plain handshake runs fresh only.
+            sessions[head] = session if session.alive else None
+        return sessions[head]
+
+    def close(self) -> None:
+        for session in self._sessions:
+            session.close()
+
+
+def check_rows(
+    command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY, only: frozenset[str] | None = None
+) -> list[dict[str, object]]:
+    """One row per requirement: fail, warn, pass, untested, or n/a (``statuses``).
+
+    A rule passes only where one of its scenarios was seen through (``_seen``) and none found it
+    broken; a rule whose scenarios all lost the server first is untested, with the reason. A server
+    that answered nothing in any scenario is reported for that alone (STDIO-SURVIVE): what follows
+    from its silence is one cause, not a finding per rule. A rule of the modern era alone is
+    exercised only by scenarios where the server showed it speaks that era: a legacy server has
+    none of its rules to keep. With ``only``, just the scenarios that exercise one of those rules run.
+    """
+    run_case(command, [], timing, era=era)
+    scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
+    runner = _Scenarios(command, timing)
+    try:
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            results = list(pool.map(runner.run, scenarios))
+    finally:
+        runner.close()
+    if not any(run.observation.output for run, _ in results):
+        results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
+    # One transcript per scenario, however many of its findings carry it.
+    transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
+    modern = [speaks_modern(run.observation.output) for run, _ in results]
+    rows: list[dict[str, object]] = []
+    for rule in RULES:
+        modern_only = {version.era for version in rule.versions} == {Era.MODERN}
+        exercised = [
+            (s, run)
+            for s, speaks, (run, _) in zip(scenarios, modern, results, strict=True)
+            if rule.id in s.rules and (speaks or not modern_only)
+        ]
+        seen = any(_seen(s, run) for s, run in exercised)
+        hits = [
+            (s, transcript, f)
+            for s, transcript, (_, findings) in zip(scenarios, transcripts, results, strict=True)
+            for f in findings
+            if f.rule == rule.id
+        ]
+        if hits:
+            failing = any(f.status(profile) is Status.FAIL for _, _, f in hits)
+            status = statuses.FAIL if failing else statuses.WARN
+        elif seen:
+            status = statuses.PASS
+        else:
+            status = statuses.UNTESTED if exercised else statuses.NOT_APPLICABLE
+        row: dict[str, object] = {
+            "id": rule.id,
+            "level": rule.level.value,
+            "status": status,
+            "scenarios": [s.name for s, _ in exercised],
+            "findings": [
+                {
+                    "scenario": s.name,
+                    **finding_json(f, profile),
+                    "transcript": transcript,
+                    "shell": _shell(command, s),
+                }
+                for s, transcript, f in hits
+            ],
+        }
+        if status == statuses.UNTESTED:
+            s, run = exercised[0]
+            row["reason"] = (
+                f'the server {run.observation.ending or "exited"} before the scenario "{s.name}" could be judged'
+            )
+        rows.append(row)
+    return rows
+
+
+def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
+    """Why nothing could be judged, when nothing could: the first line of a summary."""
+    if any(row["status"] == statuses.PASS for row in rows) or not any(
+        row["status"] == statuses.UNTESTED for row in rows
+    ):
+        return None
+    survive = next(row for row in rows if row["id"] == "STDIO-SURVIVE")
+    findings = survive["findings"]
+    assert isinstance(findings, list)
+    ending = str(findings[0]["actual"]) if findings else "stopped answering"
+    return f"the server {ending} before answering"
