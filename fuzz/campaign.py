@@ -54,9 +54,11 @@ from mcpref.reference.versions import BY_NAME, Era
 
 from .modern_strategies import modern_cases
 from .strategies import Case, cases
-from .target import Process, Run, Session, Timing, run_case
+from .target import OutOfTime, Process, Run, Session, Timing, run_case, within
 
 GRACE_SECONDS = 5.0
+# How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all.
+ATTRIBUTION_SECONDS = 5.0
 # Cases a round of a time-budget campaign runs at most: Hypothesis keeps every case's choices in a
 # cache of 10,000 and a tree of all of them, which a new round drops (flat memory in long campaigns).
 ROUND_CASES = 2000
@@ -409,8 +411,17 @@ class Campaign:
             gc.set_threshold(*thresholds)
             self.close()
 
+    def _within(self, seconds: float) -> None:
+        """From now on, every wait of the target ends within ``seconds`` (``target.OutOfTime``).
+        Kept and spare processes are ended: they hold the timing they were started with."""
+        self.close()
+        self.timing = within(self.timing, seconds)
+
     def _run(self) -> Outcome:
         deadline = self.stats.started + self.budget
+        # No wait outlives the budget and the grace: whatever the target does, a wait cut by
+        # the deadline is no verdict, and the search ends there.
+        self._within(deadline + GRACE_SECONDS - time.monotonic())
         known: set[str] = set()  # rules found broken in earlier rounds: no longer failures to Hypothesis
 
         @settings(
@@ -462,6 +473,7 @@ class Campaign:
             self.stats.rounds += 1
             self._round_start = self.stats.cases
         failures = list(self.best.values())
+        self._within(ATTRIBUTION_SECONDS)
         return Outcome(self.attributed(failures) if self.attributing else failures, self.stats, self.warnings)
 
     def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
@@ -483,7 +495,7 @@ class Campaign:
             )
         try:
             test()
-        except _BudgetSpent:
+        except (_BudgetSpent, OutOfTime):
             return False
         except _RoundSpent:
             return True
@@ -491,9 +503,9 @@ class Campaign:
             if isinstance(raised, BaseExceptionGroup):
                 # Hypothesis replays each failure it kept and raises them together; a replay
                 # past the deadline raises _BudgetSpent instead of its Divergence.
-                if raised.split((Divergence, _BudgetSpent, _RoundSpent))[1] is not None:
+                if raised.split((Divergence, _BudgetSpent, _RoundSpent, OutOfTime))[1] is not None:
                     raise  # anything else is our bug, and must surface
-                if raised.subgroup(_BudgetSpent) is not None:
+                if raised.subgroup((_BudgetSpent, OutOfTime)) is not None:
                     return False
             # The failures are in self.best, each at its smallest. A case budget is all generated
             # by then, or Hypothesis judged the search done: --max-cases campaigns end here.
@@ -513,6 +525,12 @@ class Campaign:
             # Attribution re-runs the case twice; a dead or deaf target makes each run wait
             # for its probes, and death is no matter of chunking anyway.
             return failure
+        try:
+            return self._attribute(failure)
+        except OutOfTime:
+            return failure  # a target that holds the re-runs past ATTRIBUTION_SECONDS: as found
+
+    def _attribute(self, failure: Failure) -> Failure:
         if failure.rule == "MOD-STATELESS":
             carried = relabel_carried_state(failure.findings, failure.case, self._outcome, self.profile)
             own = [f for f in carried if f not in failure.findings]

@@ -27,6 +27,7 @@ import contextlib
 import enum
 import fcntl
 import json
+import math
 import os
 import selectors
 import signal
@@ -34,7 +35,7 @@ import subprocess
 import termios
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mcpref.fuzz.oracle import Observation
 from mcpref.reference.eras import DIALECTS
@@ -62,6 +63,11 @@ def _unread(fd: int) -> int:
 
 class TargetError(Exception):
     """The target command could not be started at all."""
+
+
+class OutOfTime(BaseException):
+    """The run's deadline (``Patience.deadline``) passed during a wait: what the case showed so
+    far is no verdict. Not an ``Exception``, so that Hypothesis does not take it for a failure."""
 
 
 # Most waits end within this, and need no look at the target's signs of work (a look reads
@@ -269,16 +275,17 @@ class Process:
         """Read as output comes until ``done()``, or until the waiting policy gives up on the target.
 
         Returns whether it got there; when not, ``gave_up`` says why. With ``poll`` the pipes
-        are polled finely: what is awaited (a read by the target) wakes nothing here.
+        are polled finely: what is awaited (a read by the target) wakes nothing here, and
+        output is no sign of work. ``OutOfTime`` past the deadline.
         """
         started = now = time.monotonic()
         wait: Wait | None = None
         quick = QUICK if idle is None or idle > QUICK else 0.0  # a short idle bound counts from the start
         while not done():
             if wait is None and now - started >= quick:
-                wait = Wait(self.timing.patience, now, self.baseline(), idle)
+                wait = Wait(self.timing.patience, now, self.baseline(), idle, reading=poll)
             if wait is not None and wait.due(now):
-                verdict = wait.observe(now, self.sample())
+                verdict = _overtime(wait.observe(now, self.sample()))
                 if verdict is not Verdict.WAIT:
                     self.gave_up = wait.why(verdict)
                     return False
@@ -362,10 +369,10 @@ class Process:
                     now = time.monotonic()
                     self.consumed()  # the target's first read may be under way
                     if wait is None:
-                        wait = Wait(self.timing.patience, now, self.baseline())
+                        wait = Wait(self.timing.patience, now, self.baseline(), reading=True)
                         # Until the pipe to the target has room again, output is read meanwhile.
                         self.selector.register(self.stdin, selectors.EVENT_WRITE, "in")
-                    elif wait.due(now) and (verdict := wait.observe(now, self.sample())) is not Verdict.WAIT:
+                    elif wait.due(now) and (verdict := _overtime(wait.observe(now, self.sample()))) is not Verdict.WAIT:
                         self.notes.append(f"the target stopped reading its stdin: {wait.why(verdict)}")
                         self.stdin_open = False
                         break
@@ -463,6 +470,20 @@ class Process:
         return status, bytes(self.out)
 
 
+def within(timing: Timing, seconds: float) -> Timing:
+    """``timing`` with every wait ending ``seconds`` from now at the latest (``OutOfTime``)."""
+    if not math.isfinite(seconds):
+        return timing
+    return replace(timing, patience=replace(timing.patience, deadline=time.monotonic() + seconds))
+
+
+def _overtime(verdict: Verdict) -> Verdict:
+    """``verdict``, unless it says that the run's deadline passed: then ``OutOfTime``."""
+    if verdict is Verdict.OVERTIME:
+        raise OutOfTime
+    return verdict
+
+
 def run_case(
     argv: list[str],
     chunks: Sequence[bytes],
@@ -531,7 +552,11 @@ class Session:
         self.era = era
         self.process = process or Process(argv, timing)
         self.cases = 0
-        self.alive = self._probe([handshake], None)  # a fresh target may take its time to start
+        try:
+            self.alive = self._probe([handshake], None)  # a fresh target may take its time to start
+        except OutOfTime:
+            self.process.finish()  # no session to close: none outlives its run
+            raise
         self.first_probe = self.process.probes[0]
         self.handshake_output = tuple(self.process.lines)
 

@@ -28,6 +28,9 @@ class Patience:
     limit: float = 60.0  # working this long without doing what is awaited: give up all the same
     look: float = 0.05  # how often signs of work are sampled during a wait
     retry: float = 0.5  # a first probe unanswered this long is followed by a second, lone one
+    # When every wait ends, on the caller's clock, whatever the target does: a campaign's budget.
+    # A wait cut by it says nothing of the target (``Verdict.OVERTIME``).
+    deadline: float | None = None
 
 
 @dataclass(frozen=True)
@@ -40,11 +43,13 @@ class Sample:
     consumed: int  # bytes it read from its stdin
 
 
-def active(before: Sample, after: Sample, seconds: float) -> bool:
-    """Whether the target worked between two samples taken ``seconds`` apart."""
+def active(before: Sample, after: Sample, seconds: float, reading: bool = False) -> bool:
+    """Whether the target worked between two samples taken ``seconds`` apart. Awaiting a read
+    (``reading``), output is no sign of work: a target that stopped reading and only writes
+    does nothing for what it was sent."""
     return (
         after.running
-        or after.received > before.received
+        or (after.received > before.received and not reading)
         or after.consumed > before.consumed
         or after.cpu_ns - before.cpu_ns > CPU_SHARE * seconds * 1e9
     )
@@ -54,23 +59,29 @@ class Verdict(enum.Enum):
     WAIT = "wait"
     IDLE = "idle"  # no sign of work for the idle bound
     EXHAUSTED = "exhausted"  # signs of work, but not the awaited thing, for the whole limit
+    OVERTIME = "overtime"  # the caller's deadline passed first: no verdict on the target
 
 
 class Wait:
     """One wait for something the target owes (a read, an answer, an exit), on the caller's clock.
 
     ``idle`` overrides the patience's bound: reading on after the probe stops at the first
-    quiet look, not after seconds of quiet.
+    quiet look, not after seconds of quiet. ``reading``: see ``active``.
     """
 
-    def __init__(self, patience: Patience, now: float, sample: Sample, idle: float | None = None) -> None:
+    def __init__(
+        self, patience: Patience, now: float, sample: Sample, idle: float | None = None, reading: bool = False
+    ) -> None:
         self.patience = patience
         self.idle = patience.idle if idle is None else idle
+        self.reading = reading  # what is awaited is a read of what was written
         self.started = self.active_at = self.looked_at = now
         self.last = sample
 
     def observe(self, now: float, sample: Sample) -> Verdict:
-        if active(self.last, sample, now - self.looked_at):
+        if self.patience.deadline is not None and now >= self.patience.deadline:
+            return Verdict.OVERTIME
+        if active(self.last, sample, now - self.looked_at, self.reading):
             self.active_at = now
         self.last, self.looked_at = sample, now
         if now - self.active_at >= self.idle:
@@ -90,6 +101,8 @@ class Wait:
     def why(self, verdict: Verdict) -> str:
         if verdict is Verdict.IDLE:
             return f"idle (no CPU time, no output, nothing read) for {self.idle:g} s"
+        if verdict is Verdict.OVERTIME:
+            return "the run's time was up"
         return f"still working after {self.patience.limit:g} s"
 
 

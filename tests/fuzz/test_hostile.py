@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz import report
+from mcpref.fuzz.campaign import ATTRIBUTION_SECONDS, GRACE_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -185,3 +186,19 @@ def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> 
     found_ids = {f["id"] for f in found["failures"]}
     assert found_ids and found_ids <= {"RPC-PARSE-ERROR", "FRAME-UTF8"}
     assert found["first_failure_at_case"] == 1  # the saved failure was replayed first
+
+
+def test_a_budget_bounds_the_campaign_against_a_target_that_stops_reading_and_chatters(tmp_path: Path) -> None:
+    # Each of a case's waits saw output, so each lasted --wait-limit (60 s) before waits had a
+    # deadline: the campaign held on for minutes. Now it ends within its budget, the shrinking
+    # grace and the attribution's time, plus the starts of two Python processes.
+    budget = 3.0
+    target = [sys.executable, str(HOSTILE / "chatters_unread.py")]
+    command = fuzz_command(target, ["--budget", str(budget)], tmp_path / "r.json", tmp_path / "c")
+    began = time.monotonic()
+    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=300, check=False)
+    took = time.monotonic() - began
+    assert took < budget + GRACE_SECONDS + ATTRIBUTION_SECONDS + 15, took
+    assert done.returncode in (0, 1), done.stderr.decode()[-2000:]
+    assert b"Traceback" not in done.stderr
+    assert running("chatters_unread.py") == []

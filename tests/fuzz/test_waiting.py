@@ -93,3 +93,19 @@ def test_the_command_line_sets_the_bounds_and_refuses_ones_that_are_not_positive
     assert from_arguments(parser.parse_args(["--idle-limit", "10", "--wait-limit", "300"])) == Patience(10.0, 300.0)
     with pytest.raises(ValueError, match="positive"):
         from_arguments(parser.parse_args(["--idle-limit", "0"]))
+
+
+def test_no_wait_outlives_the_callers_deadline_whatever_the_target_does() -> None:
+    wait = Wait(Patience(deadline=2.0), 0.0, QUIET)
+    verdict, at = run(wait, {t / 10: busy(t / 10) for t in range(1, 1000)}, end=100.0)
+    assert (verdict, at) == (Verdict.OVERTIME, 2.0)
+    assert "time was up" in wait.why(verdict)
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_awaiting_a_read_output_alone_is_no_sign_of_work() -> None:
+    chatter = Sample(cpu_ns=0, running=False, received=100, consumed=0)
+    assert active(QUIET, chatter, 0.05) and not active(QUIET, chatter, 0.05, reading=True)
+    wait = Wait(PATIENCE, 0.0, QUIET, reading=True)
+    verdict, at = run(wait, {t / 10: Sample(0, False, t, 0) for t in range(1, 1000)}, end=100.0)
+    assert (verdict, at) == (Verdict.IDLE, 3.0)
