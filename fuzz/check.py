@@ -1,18 +1,14 @@
 """``mcpref check``: the fixed corpus run against a target, one verdict per rule.
 
-Each scenario is one case (``fuzz.corpus``). One that opens with a plain handshake runs
-first in a process kept after that handshake (``fuzz.target.Session``), several scenarios
-one after another, as ``fuzz`` runs its cases: a process start costs more than most
-scenarios. A kept run only ever clears a scenario: one that shows any finding, or loses the
-server, or may have been initialized again, is run again in a fresh process, and that run
-is the verdict and the transcript. So a rule fails or warns only on what a fresh process
-showed; what a kept run can hide is a behaviour that depends on what the process did before.
+Each scenario (``fuzz.corpus``) runs in a fresh process, as many side by side as ``WORKERS``.
+Unlike ``fuzz``'s cases, they do not run in processes kept across scenarios: a kept process
+has had its handshake written as a chunk of its own, and the corpus writes each scenario in
+one chunk, so a kept run would cut the bytes otherwise than the scenario (a server that reads
+them otherwise could be cleared by it).
 """
 
 from __future__ import annotations
 
-import itertools
-import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -22,12 +18,12 @@ from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
 
 from . import statuses
-from .campaign import initialized_again, relabel_carried_state, relabel_false_line_ends
-from .corpus import KEPT_HEADS, Scenario
+from .campaign import relabel_carried_state, relabel_false_line_ends
+from .corpus import Scenario
 from .corpus_modern import BY_ERA
 from .report import finding_json, session_transcript, shell_line
 from .strategies import Case
-from .target import Run, Session, Timing, run_case
+from .target import Run, Timing, run_case
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
 
@@ -75,61 +71,6 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     return bool(run.observation.output) if scenario.eof else run.observation.survived
 
 
-def _body(case: Case) -> tuple[bytes, ...] | None:
-    """The chunks after the case's opening handshake, when the case opens with one of
-    ``KEPT_HEADS`` and no cut falls inside it: what a kept process is sent."""
-    head = b"".join(case.lines[:2])
-    if len(case.lines) < 3 or head not in KEPT_HEADS or any(0 < cut < len(head) for cut in case.cuts):
-        return None
-    rest = case.stream[len(head) :]
-    bounds = (0, *(cut - len(head) for cut in case.cuts if cut > len(head)), len(rest))
-    return tuple(rest[a:b] for a, b in itertools.pairwise(bounds) if b > a)
-
-
-class _Scenarios:
-    """Runs scenarios for ``check_rows``: in a kept process where one clears them, else fresh.
-
-    Each worker thread keeps its own process per handshake, so that kept runs never share a
-    process and its chunk boundaries stay the scenario's own.
-    """
-
-    def __init__(self, command: list[str], timing: Timing) -> None:
-        self.command = command
-        self.timing = timing
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._sessions: list[Session] = []  # every session started, to end them all
-
-    def run(self, scenario: Scenario) -> tuple[Run, list[Finding]]:
-        case = scenario.case
-        body = None if scenario.eof or scenario.era is not Era.LEGACY else _body(case)
-        head = b"".join(case.lines[:2])
-        if body is not None and (session := self._session(head)) is not None:
-            run = session.run(body, case.settle)
-            findings = judge(case.stream, run.observation)
-            if not findings and session.alive and not initialized_again(case.lines[2:], run.observation.output):
-                return run, findings
-            # Whatever the kept run showed, the verdict is a fresh process's; the kept one's
-            # state is in doubt from here.
-            del self._local.sessions[head]
-            session.close()
-        return run_scenario(scenario, self.command, self.timing)
-
-    def _session(self, head: bytes) -> Session | None:
-        sessions: dict[bytes, Session | None] = self._local.__dict__.setdefault("sessions", {})
-        if head not in sessions:
-            session = Session(self.command, self.timing, head)
-            with self._lock:
-                self._sessions.append(session)
-            # A target that does not answer a probe after the plain handshake runs fresh only.
-            sessions[head] = session if session.alive else None
-        return sessions[head]
-
-    def close(self) -> None:
-        for session in self._sessions:
-            session.close()
-
-
 def check_rows(
     command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY, only: frozenset[str] | None = None
 ) -> list[dict[str, object]]:
@@ -144,12 +85,8 @@ def check_rows(
     """
     run_case(command, [], timing, era=era)
     scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
-    runner = _Scenarios(command, timing)
-    try:
-        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            results = list(pool.map(runner.run, scenarios))
-    finally:
-        runner.close()
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        results = list(pool.map(lambda s: run_scenario(s, command, timing), scenarios))
     if not any(run.observation.output for run, _ in results):
         results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     # One transcript per scenario, however many of its findings carry it.

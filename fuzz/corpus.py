@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mcpref.reference.versions import SUPPORTED_NAMES, Era
+from mcpref.reference.versions import Era
 
 from .strategies import INITIALIZED, Case, encode, initialize, notification, request
 
@@ -29,11 +29,6 @@ def lines(*messages: object) -> tuple[bytes, ...]:
 
 def _ready(version: str = "2025-11-25") -> tuple[bytes, ...]:
     return lines(initialize(0, version), INITIALIZED)
-
-
-# The handshakes the corpus opens with: ``check`` may run what follows one of them in a
-# process kept after it (``fuzz.check``).
-KEPT_HEADS = frozenset(b"".join(_ready(name)) for name in SUPPORTED_NAMES)
 
 
 def scenario(

@@ -5,19 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from mcpref.fuzz import check
 from mcpref.fuzz.campaign import Campaign, initialized_again
-from mcpref.fuzz.check import _body, check_rows
-from mcpref.fuzz.corpus import _ready
-from mcpref.fuzz.corpus_modern import BY_ERA
 from mcpref.fuzz.oracle import Profile, Status, judge
 from mcpref.fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
 from mcpref.fuzz.target import Session, Timing, run_case
-from mcpref.reference.versions import Era
 
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 INIT, READY = encode(initialize("init-1", "2025-06-18")), encode(INITIALIZED)
@@ -163,45 +157,3 @@ def test_a_target_that_ends_with_bytes_unread_is_not_waited_for() -> None:
     assert "the target did not read its stdin in time" not in run.notes
     assert run.exit_status == 3 and not run.observation.survived
 
-
-# check: the corpus's scenarios that open with a plain handshake run in kept processes too.
-
-
-def _statuses(command: list[str]) -> dict[str, object]:
-    return {str(row["id"]): row["status"] for row in check_rows(command, Profile.SPEC, Timing())}
-
-
-def test_check_runs_most_scenarios_in_kept_processes_and_gives_the_verdicts_of_fresh_ones(tmp_path: Path) -> None:
-    starts = tmp_path / "starts"
-    counted = [
-        sys.executable,
-        "-c",
-        "import os, sys; open(sys.argv[1], 'a').write('.'); "
-        "os.execv(sys.executable, [sys.executable, '-m', 'mcpref.reference'])",
-        str(starts),
-    ]
-    assert _statuses(counted) == _statuses(REFERENCE)
-    scenarios = BY_ERA[Era.LEGACY]
-    kept = [s for s in scenarios if not s.eof and _body(s.case) is not None]
-    heads = {s.case.lines[:2] for s in kept}
-    # One start to see the target start, one per fresh scenario, one per worker and handshake.
-    most = 1 + len(scenarios) - len(kept) + check.WORKERS * len(heads)
-    assert len(starts.read_text()) <= most < len(scenarios), (len(starts.read_text()), most, len(scenarios))
-
-
-def test_check_never_reports_what_only_a_kept_process_showed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The target breaks after 40 lines of one process: the scenarios that long fail fresh too,
-    # and what only kept processes, which live longer, showed is not reported.
-    wears_out = [sys.executable, str(Path(__file__).parents[1] / "hostile" / "wears_out.py")]
-    kept = _statuses(wears_out)
-    monkeypatch.setattr(check, "_body", lambda case: None)  # every scenario in a fresh process
-    assert kept == _statuses(wears_out)
-
-
-def test_only_the_scenarios_opening_with_a_plain_handshake_have_a_body_for_a_kept_process() -> None:
-    handshake = b"".join(_ready("2025-06-18"))
-    assert _body(Case((INIT, READY, PING))) is None  # not one of the corpus's handshakes
-    assert _body(Case((*_ready("2025-06-18"), PING))) == (PING,)
-    assert _body(Case((*_ready("2025-06-18"), PING, PING), (len(handshake) + 3,))) == (PING[:3], PING[3:] + PING)
-    assert _body(Case((*_ready("2025-06-18"), PING), (5,))) is None  # the handshake itself is cut
-    assert _body(Case(_ready("2025-06-18"))) is None  # nothing after it
