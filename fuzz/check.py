@@ -9,10 +9,12 @@ them otherwise could be cleared by it).
 
 from __future__ import annotations
 
+import contextlib
+import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from mcpref.fuzz.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.oracle import Finding, Observation, Profile, Status, judge
 from mcpref.fuzz.oracle_modern import speaks_modern
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
@@ -23,9 +25,10 @@ from .corpus import Scenario
 from .corpus_modern import BY_ERA
 from .report import finding_json, session_transcript, shell_line
 from .strategies import Case
-from .target import Run, Timing, run_case
+from .target import OutOfTime, Run, Timing, run_case, within
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
+OUTLASTED = "outlasted the time limit"  # how a scenario cut short by check's time limit ended
 
 
 def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
@@ -71,8 +74,21 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     return bool(run.observation.output) if scenario.eof else run.observation.survived
 
 
+def _bounded(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
+    """``run_scenario``, or, when the time limit ran out during it, a run that saw nothing."""
+    try:
+        return run_scenario(scenario, command, timing)
+    except OutOfTime:
+        return Run(Observation((), survived=False, ending=OUTLASTED), None, b"", ()), []
+
+
 def check_rows(
-    command: list[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY, only: frozenset[str] | None = None
+    command: list[str],
+    profile: Profile,
+    timing: Timing,
+    era: Era = Era.LEGACY,
+    only: frozenset[str] | None = None,
+    limit: float = math.inf,
 ) -> list[dict[str, object]]:
     """One row per requirement: fail, warn, pass, untested, or n/a (``statuses``).
 
@@ -82,11 +98,15 @@ def check_rows(
     from its silence is one cause, not a finding per rule. A rule of the modern era alone is
     exercised only by scenarios where the server showed it speaks that era: a legacy server has
     none of its rules to keep. With ``only``, just the scenarios that exercise one of those rules run.
+    No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
+    the rules only it exercises are untested.
     """
-    run_case(command, [], timing, era=era)
+    timing = within(timing, limit)
+    with contextlib.suppress(OutOfTime):  # TargetError when the command cannot start at all
+        run_case(command, [], timing, era=era)
     scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        results = list(pool.map(lambda s: run_scenario(s, command, timing), scenarios))
+        results = list(pool.map(lambda s: _bounded(s, command, timing), scenarios))
     if not any(run.observation.output for run, _ in results):
         results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     # One transcript per scenario, however many of its findings carry it.
@@ -147,5 +167,12 @@ def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     survive = next(row for row in rows if row["id"] == "STDIO-SURVIVE")
     findings = survive["findings"]
     assert isinstance(findings, list)
-    ending = str(findings[0]["actual"]) if findings else "stopped answering"
+    reasons = [str(row.get("reason", "")) for row in rows]
+    ending = (
+        str(findings[0]["actual"])
+        if findings
+        else OUTLASTED
+        if any(OUTLASTED in reason for reason in reasons)
+        else "stopped answering"
+    )
     return f"the server {ending} before answering"

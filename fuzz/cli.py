@@ -4,7 +4,7 @@
     mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--version V]
                    [--report PATH] [--campaign-dir DIR] [--database URL [--database-read-only]]
                    [--pause S] [--jobs N] [--progress] [CI] [WAIT] [-- CMD [ARGS...]]
-    mcpref check   [--profile spec|strict] [--json] [--html PATH] [CI] [WAIT] [-- CMD [ARGS...]]
+    mcpref check   [--profile spec|strict] [--json] [--html PATH] [--time-limit S] [CI] [WAIT] [-- CMD [ARGS...]]
     mcpref replay  FILE [--transcript] [WAIT] [-- CMD [ARGS...]]
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [CI] [WAIT]
                    -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
@@ -75,6 +75,7 @@ from .target import OutOfTime, TargetError, Timing, run_case, within
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
 DEFAULT_BUDGET = 60.0
+CHECK_TIME_LIMIT = 600.0  # seconds: ten times what a slow real server takes
 
 
 def _profile(text: str) -> Profile:
@@ -144,6 +145,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_era_argument(check)
     ci.add_arguments(check)
     waiting.add_arguments(check)
+    check.add_argument(
+        "--time-limit",
+        type=float,
+        default=CHECK_TIME_LIMIT,
+        metavar="SECONDS",
+        help="end every wait by then, whatever the target does; a scenario cut short leaves its "
+        f"rules untested (default {CHECK_TIME_LIMIT:g})",
+    )
 
     replay = commands.add_parser("replay", help="re-run a saved failing case")
     replay.add_argument("file", type=Path)
@@ -361,9 +370,12 @@ def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
 
 
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
+    if args.time_limit <= 0:
+        print("mcpref: --time-limit must be positive", file=sys.stderr)
+        return EXIT_USAGE
     profile = Profile(args.profile)
     baseline = ci.prepare(args, profile)
-    rows = check.check_rows(command, profile, timing, era_of_version(args.version))
+    rows = check.check_rows(command, profile, timing, era_of_version(args.version), limit=args.time_limit)
     if args.html is not None:
         label = compare_command.default_labels([command])[0]
         result = compare_command.combine([command], [label], [rows], profile)

@@ -202,3 +202,16 @@ def test_a_budget_bounds_the_campaign_against_a_target_that_stops_reading_and_ch
     assert done.returncode in (0, 1), done.stderr.decode()[-2000:]
     assert b"Traceback" not in done.stderr
     assert running("chatters_unread.py") == []
+
+
+def test_check_ends_within_its_time_limit_and_leaves_the_rules_it_could_not_judge_untested() -> None:
+    target = [sys.executable, str(HOSTILE / "chatters_unread.py")]
+    command = [sys.executable, "-m", "mcpref", "check", "--json", "--time-limit", "3", "--", *target]
+    began = time.monotonic()
+    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=300, check=False)
+    took = time.monotonic() - began
+    assert took < 3 + 15, took  # the limit, and the starts of Python processes on a loaded machine
+    document = json.loads(done.stdout)
+    assert done.returncode == 0 and document["cause"] == "the server outlasted the time limit before answering"
+    assert {row["status"] for row in document["rules"]} <= {"untested", "n/a"}
+    assert running("chatters_unread.py") == []
