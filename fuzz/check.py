@@ -1,16 +1,20 @@
 """``mcpref check``: the fixed corpus run against a target, one verdict per rule.
 
-Each scenario (``fuzz.corpus``) runs in a fresh process, as many side by side as ``WORKERS``.
-Unlike ``fuzz``'s cases, they do not run in processes kept across scenarios: a kept process
-has had its handshake written as a chunk of its own, and the corpus writes each scenario in
-one chunk, so a kept run would cut the bytes otherwise than the scenario (a server that reads
-them otherwise could be cleared by it).
+Each scenario is one case (``fuzz.corpus``), as many side by side as ``WORKERS``. One that
+opens with a plain handshake written as a chunk of its own runs first in a process kept after
+that handshake (``fuzz.target.Session``), several scenarios one after another, as ``fuzz``
+runs its cases: a process start costs more than most scenarios. A kept run writes the very
+chunks a fresh run writes, and only ever clears a scenario: one that shows any finding, or
+loses the server, or may have been initialized again, is run again in a fresh process, and
+that run is the verdict and the transcript. What a kept run can hide is a behaviour that
+depends on what the process did before.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -20,12 +24,12 @@ from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
 
 from . import statuses
-from .campaign import relabel_carried_state, relabel_false_line_ends
-from .corpus import Scenario
+from .campaign import initialized_again, relabel_carried_state, relabel_false_line_ends
+from .corpus import KEPT_HEADS, Scenario
 from .corpus_modern import BY_ERA
-from .report import finding_json, session_transcript, shell_line
+from .report import finding_json, paced_shell_line, session_transcript
 from .strategies import Case
-from .target import OutOfTime, Run, Timing, run_case, within
+from .target import OutOfTime, Run, Session, Timing, run_case, within
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
 OUTLASTED = "outlasted the time limit"  # how a scenario cut short by check's time limit ended
@@ -61,11 +65,8 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
 
 
 def _shell(command: list[str], scenario: Scenario) -> str | None:
-    """A pasteable shell line for the scenario, if one reproduces it: a pipe writes the bytes as they
-    come, so only a case of one chunk, and only a short one (``shell_line``)."""
-    if len(scenario.case.chunks) > 1:
-        return None
-    return shell_line(command, scenario.case.stream, probed=not scenario.eof, era=scenario.era)
+    """A pasteable shell line for the scenario, if a short one reproduces it (``paced_shell_line``)."""
+    return paced_shell_line(command, scenario.case.chunks, probed=not scenario.eof, era=scenario.era)
 
 
 def _seen(scenario: Scenario, run: Run) -> bool:
@@ -74,12 +75,75 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     return bool(run.observation.output) if scenario.eof else run.observation.survived
 
 
-def _bounded(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
-    """``run_scenario``, or, when the time limit ran out during it, a run that saw nothing."""
-    try:
-        return run_scenario(scenario, command, timing)
-    except OutOfTime:
-        return Run(Observation((), survived=False, ending=OUTLASTED), None, b"", ()), []
+def _body(case: Case) -> tuple[bytes, ...] | None:
+    """The chunks after the case's opening handshake, when the case opens with one of
+    ``KEPT_HEADS`` as a chunk of its own: what a kept process is sent."""
+    head = b"".join(case.lines[:2])
+    if len(case.chunks) < 2 or head not in KEPT_HEADS or case.chunks[0] != head:
+        return None
+    return case.chunks[1:]
+
+
+class _Scenarios:
+    """Runs scenarios for ``check_rows``: in a kept process where one clears them, else fresh.
+
+    Each worker thread keeps its own process per handshake: kept runs never share a process.
+    """
+
+    def __init__(self, command: list[str], timing: Timing) -> None:
+        self.command = command
+        self.timing = timing
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._sessions: list[Session] = []  # every session started, to end them all
+        self._cleared = self._ended = 0  # scenarios kept runs cleared; kept processes ended
+        self._fresh_only = False
+
+    def run(self, scenario: Scenario) -> tuple[Run, list[Finding]]:
+        try:
+            return self._run(scenario)
+        except OutOfTime:
+            # check's time limit ran out during the scenario: no verdict, and its rules untested.
+            return Run(Observation((), survived=False, ending=OUTLASTED), None, b"", ()), []
+
+    def _run(self, scenario: Scenario) -> tuple[Run, list[Finding]]:
+        case = scenario.case
+        body = None if scenario.eof or scenario.era is not Era.LEGACY else _body(case)
+        head = b"".join(case.lines[:2])
+        if body is not None and not self._fresh_only and (session := self._session(head)) is not None:
+            run = session.run(body, case.settle)
+            findings = judge(case.stream, run.observation)
+            taken = initialized_again(case.lines[2:], run.observation.output)
+            if not findings and session.alive and not taken:
+                with self._lock:
+                    self._cleared += 1
+                return run, findings
+            # Whatever the kept run showed, the verdict is a fresh process's. After a failure,
+            # a death or a second initialize taken, the kept process's state is in doubt: it is
+            # ended. Once kept processes are ended more often than they clear a scenario (twice
+            # at least), every scenario runs fresh: a server with findings everywhere then costs
+            # a few processes more than fresh runs alone, not twice as many.
+            if taken or not session.alive or any(f.status(Profile.STRICT) is Status.FAIL for f in findings):
+                del self._local.sessions[head]
+                session.close()
+                with self._lock:
+                    self._ended += 1
+                    self._fresh_only = self._ended >= 2 and self._ended > self._cleared
+        return run_scenario(scenario, self.command, self.timing)
+
+    def _session(self, head: bytes) -> Session | None:
+        sessions: dict[bytes, Session | None] = self._local.__dict__.setdefault("sessions", {})
+        if head not in sessions:
+            session = Session(self.command, self.timing, head)
+            with self._lock:
+                self._sessions.append(session)
+            # A target that does not answer a probe after the plain handshake runs fresh only.
+            sessions[head] = session if session.alive else None
+        return sessions[head]
+
+    def close(self) -> None:
+        for session in self._sessions:
+            session.close()
 
 
 def check_rows(
@@ -105,8 +169,12 @@ def check_rows(
     with contextlib.suppress(OutOfTime):  # TargetError when the command cannot start at all
         run_case(command, [], timing, era=era)
     scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        results = list(pool.map(lambda s: _bounded(s, command, timing), scenarios))
+    runner = _Scenarios(command, timing)
+    try:
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            results = list(pool.map(runner.run, scenarios))
+    finally:
+        runner.close()
     if not any(run.observation.output for run, _ in results):
         results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     # One transcript per scenario, however many of its findings carry it.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mcpref.reference.versions import Era
+from mcpref.reference.versions import SUPPORTED_NAMES, Era
 
 from .strategies import INITIALIZED, Case, encode, initialize, notification, request
 
@@ -31,6 +31,12 @@ def _ready(version: str = "2025-11-25") -> tuple[bytes, ...]:
     return lines(initialize(0, version), INITIALIZED)
 
 
+# The handshakes the corpus opens with. A scenario without cuts of its own writes one of them
+# as a chunk of its own, as a client that awaits the handshake does, so that ``check`` may
+# run the rest in a process kept after it with the very same chunks (``fuzz.check``).
+KEPT_HEADS = frozenset(b"".join(_ready(name)) for name in SUPPORTED_NAMES)
+
+
 def scenario(
     name: str,
     rules: tuple[str, ...],
@@ -40,6 +46,9 @@ def scenario(
     era: Era = Era.LEGACY,
 ) -> Scenario:
     settle = 0.15 if any(b'"attendre"' in line for line in lines) else 0.0
+    head = b"".join(lines[:2])
+    if not cuts and len(lines) > 2 and head in KEPT_HEADS:
+        cuts = (len(head),)
     return Scenario(name, rules, Case(tuple(lines), cuts, settle), eof, era)
 
 

@@ -79,8 +79,16 @@ SHELL_LINE_MAX = 2048  # characters: longer than that, a line is no longer paste
 def shell_line(argv: list[str], stream: bytes, probed: bool = True, era: Era = Era.LEGACY) -> str | None:
     """A one-line reproduction: the case, then (with ``probed``) the era's liveness probe, piped
     into the command; None when that line is too long to paste (``mcpref replay`` is for it)."""
+    return paced_shell_line(argv, (stream,), probed, era)
+
+
+def paced_shell_line(argv: list[str], chunks: Sequence[bytes], probed: bool = True, era: Era = Era.LEGACY) -> str | None:
+    """``shell_line`` for a case of several chunks: a second's pause between two writes, so that
+    the command reads each on its own, as a pipe's reader that keeps up does."""
     tail = probe(SENTINEL_IDS[0], era) if probed else b""
-    line = f"printf {printf_argument(stream + tail)} | {shlex.join(argv)}"
+    writes = [f"printf {printf_argument(chunk)}" for chunk in [*chunks[:-1], chunks[-1] + tail]]
+    source = writes[0] if len(writes) == 1 else "{ " + "; sleep 1; ".join(writes) + "; }"
+    line = f"{source} | {shlex.join(argv)}"
     return line if len(line) <= SHELL_LINE_MAX else None
 
 

@@ -32,7 +32,7 @@ def test_the_action_reports_failures_in_the_job_summary_and_leaves_the_reproduce
     status, summary = action(tmp_path, MCPREF_COMMAND=shlex.join(SILENT), MCPREF_FUZZ_CASES="20")
     assert status == 1
     assert summary.startswith("earlier steps' summary\n## mcpref\n")  # appended, not overwritten
-    assert "| `RPC-PARSE-ERROR` | MUST | ❌ fail | " in summary and "```sh\nprintf " in summary
+    assert "| `RPC-PARSE-ERROR` | MUST | ❌ fail | " in summary and "```sh\n{ printf " in summary
     assert "### fuzz (seed 1, " in summary and "- ❌ `RPC-PARSE-ERROR` (MUST)" in summary
     out = tmp_path / "out"
     assert {"check.json", "check.xml", "check.html", "fuzz.json", "fuzz.xml", "summary.md"} <= {

@@ -96,7 +96,7 @@ def test_junit_xml_has_a_test_case_per_rule_with_the_reproducer_in_each_failure(
     assert failed == {f"mcpref.target/{rule}" for rule in FOUND}
     failure = found["mcpref.target/RPC-PARSE-ERROR"].find("failure")
     assert failure is not None and failure.text is not None
-    assert failure.get("type") == "MUST" and "shell: printf " in failure.text and "-> pas du json" in failure.text
+    assert failure.get("type") == "MUST" and "shell: { printf " in failure.text and "-> pas du json" in failure.text
     skipped = {name for name, case in found.items() if case.find("skipped") is not None}
     assert "mcpref.target/STDIO-SIGNALS" in skipped  # not exercised by the corpus
     root = ElementTree.parse(report).getroot()

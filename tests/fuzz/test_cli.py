@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from mcpref.fuzz.corpus import SCENARIOS
 from mcpref.fuzz.oracle import Profile
-from mcpref.fuzz.report import SHELL_LINE_MAX, printf_argument, reproducer_json, shell_line
+from mcpref.fuzz.report import SHELL_LINE_MAX, paced_shell_line, printf_argument, reproducer_json, shell_line
 from mcpref.fuzz.strategies import encode, request
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
@@ -109,6 +110,17 @@ def test_a_shell_line_is_given_only_when_short_enough_to_paste() -> None:
     assert short is not None and len(short) <= SHELL_LINE_MAX
     # An unshrunk case of a few hundred bytes already escapes past the limit: replay it instead.
     assert shell_line(SILENT, bytes(range(256)) * 4) is None
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_the_shell_line_of_a_check_scenario_writes_its_chunks_apart_and_reproduces_it() -> None:
+    scenario = next(s for s in SCENARIOS if s.name == "not JSON")
+    assert len(scenario.case.chunks) == 2  # the handshake, then the rest
+    for server, answered in ((SILENT, False), ([sys.executable, "-m", "mcpref.reference"], True)):
+        line = paced_shell_line(server, scenario.case.chunks)
+        assert line is not None and line.count("sleep 1") == 1
+        output = subprocess.run(["sh", "-c", line], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+        assert '"id":"mcpref-sentinel"' in output and ('"code":-32700' in output) == answered, output
 
 
 @pytest.mark.spec("FRAME-CHUNK-INVARIANT", "RPC-PARSE-ERROR")

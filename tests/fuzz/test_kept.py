@@ -5,13 +5,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
+from mcpref.fuzz import check
 from mcpref.fuzz.campaign import Campaign, initialized_again
+from mcpref.fuzz.check import _body, check_rows
+from mcpref.fuzz.corpus import _ready, scenario
+from mcpref.fuzz.corpus_modern import BY_ERA
 from mcpref.fuzz.oracle import Profile, Status, judge
 from mcpref.fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
 from mcpref.fuzz.target import Session, Timing, run_case
+from mcpref.reference.versions import Era
 
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 INIT, READY = encode(initialize("init-1", "2025-06-18")), encode(INITIALIZED)
@@ -157,3 +163,56 @@ def test_a_target_that_ends_with_bytes_unread_is_not_waited_for() -> None:
     assert "the target did not read its stdin in time" not in run.notes
     assert run.exit_status == 3 and not run.observation.survived
 
+
+
+# check: the corpus's scenarios that open with a plain handshake run in kept processes too.
+
+
+def _statuses(command: list[str]) -> dict[str, object]:
+    return {str(row["id"]): row["status"] for row in check_rows(command, Profile.STRICT, Timing())}
+
+
+def test_check_runs_most_scenarios_in_kept_processes_and_gives_the_verdicts_of_fresh_ones(tmp_path: Path) -> None:
+    starts = tmp_path / "starts"
+    counted = [
+        sys.executable,
+        "-c",
+        "import os, sys; open(sys.argv[1], 'a').write('.'); "
+        "os.execv(sys.executable, [sys.executable, '-m', 'mcpref.reference'])",
+        str(starts),
+    ]
+    assert _statuses(counted) == _statuses(REFERENCE)
+    scenarios = BY_ERA[Era.LEGACY]
+    kept = [s for s in scenarios if not s.eof and _body(s.case) is not None]
+    heads = {s.case.lines[:2] for s in kept}
+    # One start to see the target start, one per fresh scenario, one per worker and handshake.
+    most = 1 + len(scenarios) - len(kept) + check.WORKERS * len(heads)
+    assert len(starts.read_text()) <= most < len(scenarios), (len(starts.read_text()), most, len(scenarios))
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param(["tests", "hostile", "wears_out.py"], id="wears_out"),  # breaks after 40 lines of one process
+        pytest.param(["examples", "buggy", "first_message_only.py"], id="first_message_only"),  # one line a read
+    ],
+)
+def test_check_never_clears_or_reports_what_a_fresh_process_would_not(
+    monkeypatch: pytest.MonkeyPatch, target: list[str]
+) -> None:
+    command = [sys.executable, str(Path(__file__).parents[2].joinpath(*target))]
+    kept = _statuses(command)
+    monkeypatch.setattr(check, "_body", lambda case: None)  # every scenario in a fresh process
+    assert kept == _statuses(command)
+
+
+def test_a_kept_process_is_sent_the_very_chunks_of_a_fresh_run() -> None:
+    ready = _ready("2025-06-18")
+    handshake = b"".join(ready)
+    assert _body(Case((*ready, PING), (len(handshake),))) == (PING,)
+    assert _body(Case((*ready, PING, PING), (len(handshake), len(handshake) + 3))) == (PING[:3], PING[3:] + PING)
+    assert _body(Case((*ready, PING))) is None  # the handshake shares the body's write
+    assert _body(Case((*ready, PING), (5, len(handshake)))) is None  # the handshake itself is cut
+    assert _body(Case((INIT, READY, PING), (HEAD,))) is None  # not one of the corpus's handshakes
+    # The corpus writes a handshake it opens with as a chunk of its own, so that most scenarios can be kept.
+    assert scenario("x", (), *ready, PING).case.chunks == (handshake, PING)
