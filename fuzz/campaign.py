@@ -34,6 +34,7 @@ import contextlib
 import gc
 import itertools
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -167,7 +168,8 @@ class Progress:
     messages: int
     failing: frozenset[str]  # the rules found broken so far
     elapsed: float
-    left: float
+    left: float  # seconds of the budget: infinite under a case budget alone
+    max_cases: int | None = None  # the cases to generate, under a case budget
 
     def __add__(self, other: Progress) -> Progress:
         """Two campaigns run side by side, as one."""
@@ -178,13 +180,16 @@ class Progress:
             self.failing | other.failing,
             max(self.elapsed, other.elapsed),
             max(self.left, other.left),
+            None if self.max_cases is None or other.max_cases is None else self.max_cases + other.max_cases,
         )
 
     def line(self) -> str:
+        # Past the cases to generate, Hypothesis replays and shrinks what it found (up to as many again).
+        cases = f"{self.cases}" if self.max_cases is None else f"{self.cases}/{self.max_cases}"
         return (
-            f"{self.cases} cases ({self.processes} processes), {self.messages} messages, "
-            f"{self.messages / max(self.elapsed, 1e-9):.0f} msg/s, {len(self.failing)} failing rules, "
-            f"{self.left:.0f}s left"
+            f"{cases} cases ({self.processes} processes), {self.messages} messages, "
+            f"{self.messages / max(self.elapsed, 1e-9):.0f} msg/s, {len(self.failing)} failing rules"
+            + (f", {self.left:.0f}s left" if math.isfinite(self.left) else "")
         )
 
 
@@ -573,6 +578,7 @@ class Campaign:
                 frozenset(self.best),
                 now - stats.started,
                 max(0.0, deadline - now),
+                self.max_cases,
             )
         )
 

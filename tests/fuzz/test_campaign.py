@@ -9,6 +9,7 @@ on a slow machine, only takes longer).
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -16,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from mcpref.fuzz.campaign import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 BUGGY = ROOT / "examples" / "buggy"
@@ -251,3 +254,13 @@ def test_a_deadline_met_in_hypothesis_s_final_replays_ends_the_campaign_and_our_
     assert campaign._round(replays(_divergence("RPC-BATCH")("m"), _divergence("RPC-ID-ECHO")("m"))) is True
     with pytest.raises(BaseExceptionGroup):
         campaign._round(replays(_divergence("RPC-BATCH")("m"), KeyError("the oracle's bug")))
+
+
+def test_the_progress_line_counts_cases_against_the_case_budget_and_time_only_against_a_time_budget() -> None:
+    under_cases = Progress(12, 3, 40, frozenset({"RPC-PARSE-ERROR"}), 2.0, math.inf, 30)
+    assert under_cases.line() == "12/30 cases (3 processes), 40 messages, 20 msg/s, 1 failing rules"
+    under_time = Progress(12, 3, 40, frozenset(), 2.0, 8.4)
+    assert under_time.line().startswith("12 cases") and under_time.line().endswith(", 0 failing rules, 8s left")
+    # Two jobs side by side: their case budgets add up.
+    assert (under_cases + under_cases).line().startswith("24/60 cases")
+    assert (under_time + under_time).line().startswith("24 cases")
