@@ -157,6 +157,7 @@ class Stats:
     oracle_seconds: float = 0.0  # judging what the target did
     first_failure: int | None = None  # the case at which the first failure showed
     rounds: int = 1  # Hypothesis runs: a time budget searches on after Hypothesis stops
+    out_of_time: bool = False  # the time budget ended the search (before a case budget did, if any)
 
 
 @dataclass(frozen=True)
@@ -501,6 +502,7 @@ class Campaign:
         try:
             test()
         except (_BudgetSpent, OutOfTime):
+            self.stats.out_of_time = time.monotonic() >= self.stats.started + self.budget
             return False
         except _RoundSpent:
             return True
@@ -511,6 +513,7 @@ class Campaign:
                 if raised.split((Divergence, _BudgetSpent, _RoundSpent, OutOfTime))[1] is not None:
                     raise  # anything else is our bug, and must surface
                 if raised.subgroup((_BudgetSpent, OutOfTime)) is not None:
+                    self.stats.out_of_time = time.monotonic() >= self.stats.started + self.budget
                     return False
             # The failures are in self.best, each at its smallest. A case budget is all generated
             # by then, or Hypothesis judged the search done: --max-cases campaigns end here.

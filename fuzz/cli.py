@@ -263,7 +263,7 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     if show:
         sys.stderr.write("\n")
     era = era_of_version(args.version)
-    _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory, era)
+    _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory, era, args.max_cases)
     report = _fuzz_report(outcome, command, profile, args.seed, args.jobs, directory, era)
     if args.report is not None:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
@@ -334,7 +334,14 @@ def _kept_json(kept: Failure, command: list[str], profile: Profile, directory: P
 
 
 def _print_fuzz_summary(
-    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path, era: Era
+    outcome: Outcome,
+    command: list[str],
+    profile: Profile,
+    seed: int | None,
+    jobs: int,
+    directory: Path,
+    era: Era,
+    max_cases: int | None,
 ) -> None:
     stats = outcome.stats
     elapsed = max(time.monotonic() - stats.started, 1e-9)
@@ -343,6 +350,8 @@ def _print_fuzz_summary(
         f"({stats.messages / elapsed:.0f} msg/s), profile {profile.value}, seed {seed}"
         + (f", {jobs} jobs" if jobs > 1 else "")
     )
+    if max_cases is not None and stats.out_of_time and stats.cases < max_cases * jobs:
+        print(f"stopped before its {max_cases * jobs} cases: the time budget ran out")
     kept = [*outcome.failures, *outcome.warnings.values()]
     rows = [(f.rule, BY_ID[f.rule].level.value, f.finding.status(profile).value, f.finding.message) for f in kept]
     if not rows:

@@ -149,6 +149,7 @@ def merge(outcomes: list[Outcome], started: float) -> Outcome:
         # Case numbers count within a job: the earliest job to get there.
         stats.fresh_only_from = _earliest(stats.fresh_only_from, part.fresh_only_from)
         stats.first_failure = _earliest(stats.first_failure, part.first_failure)
+        stats.out_of_time = stats.out_of_time or part.out_of_time
         for failure in outcome.failures:
             if failure.rule not in best or failure.size < best[failure.rule].size:
                 best[failure.rule] = failure

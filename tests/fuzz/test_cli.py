@@ -190,3 +190,10 @@ def test_a_modern_reproducer_replays_with_the_modern_probe(tmp_path: Path) -> No
     assert replayed.returncode == 1
     assert "server/discover" in replayed.stdout and "fail MOD-RESULT-TYPE" in replayed.stdout
     assert mcpref("replay", str(saved), "--", *MODERN_ONLY).returncode == 0
+
+
+def test_a_campaign_that_stops_before_its_case_budget_says_why(tmp_path: Path) -> None:
+    done = mcpref("fuzz", "--max-cases", "100000", "--budget", "2", "--seed", "1", "--campaign-dir", str(tmp_path))
+    assert done.returncode == 0 and "stopped before its 100000 cases: the time budget ran out" in done.stdout
+    finished = mcpref("fuzz", "--max-cases", "3", "--budget", "60", "--seed", "1", "--campaign-dir", str(tmp_path))
+    assert finished.returncode == 0 and "stopped before" not in finished.stdout
