@@ -502,8 +502,7 @@ class Campaign:
         try:
             test()
         except (_BudgetSpent, OutOfTime):
-            self.stats.out_of_time = time.monotonic() >= self.stats.started + self.budget
-            return False
+            return self._spent()
         except _RoundSpent:
             return True
         except (Divergence, BaseExceptionGroup) as raised:
@@ -513,12 +512,16 @@ class Campaign:
                 if raised.split((Divergence, _BudgetSpent, _RoundSpent, OutOfTime))[1] is not None:
                     raise  # anything else is our bug, and must surface
                 if raised.subgroup((_BudgetSpent, OutOfTime)) is not None:
-                    self.stats.out_of_time = time.monotonic() >= self.stats.started + self.budget
-                    return False
+                    return self._spent()
             # The failures are in self.best, each at its smallest. A case budget is all generated
             # by then, or Hypothesis judged the search done: --max-cases campaigns end here.
             return self.max_cases is None and not (self.stopped and self.stopped())
         return False  # no new failure: the search is exhausted
+
+    def _spent(self) -> bool:
+        """The search ends (no new round): note whether its time budget was what ended it."""
+        self.stats.out_of_time = time.monotonic() >= self.stats.started + self.budget
+        return False
 
     def _keep(self, failure: Failure) -> None:
         kept = self.best.get(failure.rule)

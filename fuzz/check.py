@@ -78,8 +78,7 @@ def _seen(scenario: Scenario, run: Run) -> bool:
 def _body(case: Case) -> tuple[bytes, ...] | None:
     """The chunks after the case's opening handshake, when the case opens with one of
     ``KEPT_HEADS`` as a chunk of its own: what a kept process is sent."""
-    head = b"".join(case.lines[:2])
-    if len(case.chunks) < 2 or head not in KEPT_HEADS or case.chunks[0] != head:
+    if len(case.chunks) < 2 or case.opening_chunk(KEPT_HEADS) is None:
         return None
     return case.chunks[1:]
 
@@ -235,12 +234,8 @@ def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     survive = next(row for row in rows if row["id"] == "STDIO-SURVIVE")
     findings = survive["findings"]
     assert isinstance(findings, list)
-    reasons = [str(row.get("reason", "")) for row in rows]
-    ending = (
-        str(findings[0]["actual"])
-        if findings
-        else OUTLASTED
-        if any(OUTLASTED in reason for reason in reasons)
-        else "stopped answering"
-    )
-    return f"the server {ending} before answering"
+    if findings:
+        return f"the server {findings[0]['actual']} before answering"
+    if any(OUTLASTED in str(row.get("reason", "")) for row in rows):
+        return f"the server {OUTLASTED} before answering"
+    return "the server stopped answering before answering"

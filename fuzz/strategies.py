@@ -55,10 +55,12 @@ class Case:
         Such a case can run in a process kept from an earlier one (``fuzz.target.Session``):
         its body reaches the target as the same chunks either way.
         """
+        return self.opening_chunk(PLAIN_HANDSHAKES)
+
+    def opening_chunk(self, handshakes: frozenset[bytes]) -> bytes | None:
+        """The case's first two lines when they are one of ``handshakes`` and its first chunk."""
         head = b"".join(self.lines[:2])
-        if head in PLAIN_HANDSHAKES and (self.cuts[:1] == (len(head),) or (len(self.lines) == 2 and not self.cuts)):
-            return head
-        return None
+        return head if head in handshakes and self.chunks[0] == head else None
 
 
 def encode(obj: object) -> bytes:
