@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck fuzz-self peers bench field lawful
+.PHONY: demo test lint typecheck notes fuzz-self peers bench field lawful
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ demo: $(STAMP)
 	$(BIN)/mcpref fuzz --budget 15 --seed 1 --progress --campaign-dir campaigns/demo-reference
 	$(BIN)/mcpref fuzz --budget 30 --seed 1 --progress --campaign-dir campaigns/demo-silent \
 		-- $(BIN)/python examples/buggy/silent_on_parse_error.py || test $$? -eq 1
+
+# The rules' citations and texts as the package carries them (fuzz/spec_notes.json), written
+# from SPEC_NOTES.md after an edit of it; make test fails while the two differ.
+notes: $(STAMP)
+	$(BIN)/python -m mcpref.fuzz.notes SPEC_NOTES.md
 
 typecheck: $(STAMP)
 	$(BIN)/mypy -p mcpref

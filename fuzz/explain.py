@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from mcpref.reference.rules import BY_ID
 
-from .notes import NOTES, entry
+from .notes import entry
 from .report import FORMAT
 
 _MAX_FILE = 64 * 1024 * 1024
@@ -150,13 +150,10 @@ def _dict(value: object, where: str) -> dict[str, object]:
 # The recorded explanation.
 
 
-def recorded_explanation(rule: str, notes: Path = NOTES) -> str:
-    """The first paragraph of the rule's entry in SPEC_NOTES.md, as one line.
-
-    Falls back to the rule's one-line summary when the notes are missing or have no entry;
-    raises ``KeyError`` only for an ID that is not in the registry.
-    """
-    return _one_line(entry(rule, notes).text) or BY_ID[rule].summary
+def recorded_explanation(rule: str) -> str:
+    """The first paragraph of the rule's entry in SPEC_NOTES.md, as one line; ``KeyError`` for an
+    ID that is not in the registry."""
+    return _one_line(entry(rule).text)
 
 
 def _one_line(text: str) -> str:
@@ -168,14 +165,14 @@ def _one_line(text: str) -> str:
 
 
 def explain(
-    items: Sequence[Item], environ: Mapping[str, str], timeout: float = 30.0, notes: Path = NOTES
+    items: Sequence[Item], environ: Mapping[str, str], timeout: float = 30.0
 ) -> list[Explanation]:
     """One explanation per item, from the model at ``AI_URL`` or else the recorded one; never raises for the endpoint."""
     url = environ.get("AI_URL", "")
     down = "" if url else "AI_URL is not set"
     explanations: list[Explanation] = []
     for item in items:
-        recorded = recorded_explanation(item.rule, notes)
+        recorded = recorded_explanation(item.rule)
         why = down
         if not down:
             try:

@@ -1,18 +1,24 @@
-"""The entries of SPEC_NOTES.md, read for what reports show: a rule's citations and its recorded text.
+"""The entries of SPEC_NOTES.md that reports show: each rule's citations and its recorded text.
 
-Each entry is a ``### RULE-ID`` heading, then ``- Level:``, ``- Versions:`` and ``- Source:``
-lines (the sources separated by `` ; ``), a blank line, and prose. The file sits at the
-repository's root; where it is missing (an installed copy without it), an entry is empty
-and reports fall back to the registry's one-line summary.
+SPEC_NOTES.md is the human document and the one source. The package carries what reports
+need of it as ``spec_notes.json``, so that an installed copy cites as a clone does; it is
+written from the document by ``python -m mcpref.fuzz.notes SPEC_NOTES.md`` (``make notes``),
+and tests/test_spec_notes.py holds the two equal.
+
+An entry is a ``### RULE-ID`` heading, then ``- Level:``, ``- Versions:`` and ``- Source:``
+lines (the sources separated by `` ; ``), a blank line, and prose.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import sys
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-NOTES = Path(__file__).resolve().parents[1] / "SPEC_NOTES.md"
+PACKAGED = "spec_notes.json"
 
 
 @dataclass(frozen=True)
@@ -21,12 +27,9 @@ class Entry:
     text: str  # the first paragraph of prose, on one line
 
 
-@functools.cache
-def entries(notes: Path = NOTES) -> dict[str, Entry]:
-    try:
-        lines = notes.read_bytes().decode("utf-8", "replace").splitlines()
-    except OSError:
-        return {}
+def parse(document: str) -> dict[str, Entry]:
+    """The entries of a SPEC_NOTES.md text, by rule ID."""
+    lines = document.splitlines()
     found: dict[str, Entry] = {}
     for index, line in enumerate(lines):
         if not line.startswith("### "):
@@ -46,6 +49,33 @@ def entries(notes: Path = NOTES) -> dict[str, Entry]:
     return found
 
 
-def entry(rule: str, notes: Path = NOTES) -> Entry:
-    """The entry of ``rule``; empty when the notes or the entry are missing."""
-    return entries(notes).get(rule, Entry((), ""))
+def dump(found: dict[str, Entry]) -> str:
+    """The packaged form of ``found``: JSON, one rule a key, in ID order."""
+    data = {rule: {"sources": list(entry.sources), "text": entry.text} for rule, entry in found.items()}
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+@functools.cache
+def entries() -> dict[str, Entry]:
+    """The packaged entries."""
+    data = json.loads(resources.files(__package__).joinpath(PACKAGED).read_text(encoding="utf-8"))
+    return {rule: Entry(tuple(value["sources"]), value["text"]) for rule, value in data.items()}
+
+
+def entry(rule: str) -> Entry:
+    """The entry of ``rule``; every rule of the registry has one (tests/test_spec_notes.py)."""
+    return entries()[rule]
+
+
+def main(argv: list[str]) -> int:
+    """Write the packaged entries from the SPEC_NOTES.md named by ``argv``."""
+    if len(argv) != 1:
+        print("usage: python -m mcpref.fuzz.notes SPEC_NOTES.md", file=sys.stderr)
+        return 2
+    found = parse(Path(argv[0]).read_text(encoding="utf-8"))
+    Path(__file__).with_name(PACKAGED).write_text(dump(found), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

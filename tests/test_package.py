@@ -9,13 +9,16 @@ Makefile's own install does.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from mcpref.fuzz import explain
+
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ("pyproject.toml", "README.md", "mcpref", "reference", "fuzz")
+SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "SPEC_NOTES.md", "mcpref", "reference", "fuzz")
 
 
 def test_a_plain_install_puts_only_mcpref_in_the_environment_and_it_works_in_any_folder(tmp_path: Path) -> None:
@@ -55,9 +58,32 @@ def test_a_plain_install_puts_only_mcpref_in_the_environment_and_it_works_in_any
     for name in ("reference", "fuzz"):
         (project / name).mkdir(parents=True)
         (project / name / "__init__.py").write_text("raise ImportError('a folder of the user, not mcpref')\n")
-    for command in ([mcpref, "check"], [python, "-m", "mcpref", "check"]):
+    for command in ([mcpref, "check", "--html", "page.html", "--json"], [python, "-m", "mcpref", "check"]):
         done = subprocess.run(
             [*command, "--", python, "-m", "mcpref.reference"], cwd=project, capture_output=True, text=True, timeout=300
         )
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         assert "RPC-PARSE-ERROR" in done.stdout
+
+    # The installed copy cites as a clone does: the rules' sources on the page, their texts in explain.
+    page = (project / "page.html").read_text(encoding="utf-8")
+    assert 'href="https://www.jsonrpc.org/specification' in page
+    assert 'href="https://modelcontextprotocol.io/specification/' in page
+    dead = subprocess.run(
+        [mcpref, "check", "--json", "--", python, "-c", "pass"], cwd=project, capture_output=True, timeout=300
+    )
+    assert dead.returncode == 1, dead.stderr[-2000:]
+    (project / "rows.json").write_bytes(dead.stdout)
+    environ = {key: value for key, value in os.environ.items() if key != "AI_URL"}
+    told = subprocess.run(
+        [mcpref, "explain", "rows.json"], cwd=project, env=environ, capture_output=True, text=True, timeout=60
+    )
+    recorded = explain.recorded_explanation("STDIO-SURVIVE")
+    assert recorded[:60] in told.stdout and "recorded explanation from SPEC_NOTES.md" in told.stdout, told.stdout
+
+
+def test_the_fuzzer_says_at_import_that_it_needs_posix() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; os.name = 'nt'; import mcpref.fuzz"], capture_output=True, text=True
+    )
+    assert done.returncode == 1 and "mcpref.fuzz needs a POSIX system" in done.stderr, done.stderr

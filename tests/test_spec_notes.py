@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from mcpref.fuzz import notes
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import describe
 
@@ -50,6 +51,14 @@ def sources(*folders: str) -> list[Path]:
 def test_every_rule_has_an_entry_with_its_level_and_nothing_else() -> None:
     entries = notes_entries()
     assert entries == {rule.id: rule.level.value for rule in RULES}
+
+
+def test_the_package_carries_each_entrys_citations_and_text_as_the_document_has_them() -> None:
+    document = notes.parse(NOTES.read_text(encoding="utf-8"))
+    packaged = (ROOT / "fuzz" / notes.PACKAGED).read_text(encoding="utf-8")
+    assert packaged == notes.dump(document), "fuzz/spec_notes.json differs from SPEC_NOTES.md: run make notes"
+    assert all(entry.sources and entry.text for entry in notes.entries().values())
+    assert notes.entries().keys() == {rule.id for rule in RULES}
 
 
 def test_every_entry_names_the_versions_of_its_rule() -> None:

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from mcpref.fuzz.explain import (
-    NOTES,
     ExplainError,
     Explanation,
     Item,
@@ -212,7 +211,7 @@ def test_render_marks_recorded_text() -> None:
 
 @pytest.mark.spec("RPC-PARSE-ERROR")
 def test_the_recorded_explanation_is_the_first_paragraph_of_the_entry() -> None:
-    text = NOTES.read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "SPEC_NOTES.md").read_text(encoding="utf-8")
     entry = text.split(f"### {RULE}\n", 1)[1].split("\n### ", 1)[0]
     prose = entry.split("\n\n", 1)[1]
     recorded = recorded_explanation(RULE)
@@ -226,17 +225,6 @@ def test_a_quoted_normative_sentence_is_recorded_without_its_quote_marker() -> N
     recorded = recorded_explanation("MOD-META-REQUIRED")
     assert recorded.startswith('"A request missing any required field is malformed')
     assert ">" not in recorded
-
-
-@pytest.mark.spec("RPC-PARSE-ERROR")
-def test_without_notes_the_summary_is_the_recorded_explanation(tmp_path: Path) -> None:
-    assert recorded_explanation(RULE, tmp_path / "missing.md") == BY_ID[RULE].summary
-    other = tmp_path / "notes.md"
-    other.write_text("### RPC-ID-ECHO\n- Level: MUST\n\nSomething else.\n", encoding="utf-8")
-    assert recorded_explanation(RULE, other) == BY_ID[RULE].summary
-    assert recorded_explanation("RPC-ID-ECHO", other) == "Something else."
-    [explanation] = explain([ITEM], {}, notes=tmp_path / "missing.md")
-    assert explanation.text == BY_ID[RULE].summary and explanation.recorded
 
 
 # Reading findings files.
