@@ -4,7 +4,7 @@ Installs each target, pinned exactly, into the git-ignored ``.field/`` (a venv p
 ``npm ci`` of ``field/package.json`` and ``field/package-lock.json`` into ``.field/node``), then,
 for each target and each run:
 
-- ``mcpref check --json`` in both profiles, for the legacy corpus and for ``--version 2026-07-28``
+- ``mcpref check --json`` in both profiles, for the legacy corpus and for ``--protocol-version 2026-07-28``
   (a legacy-only server gets n/a for the modern rules), each timed;
 - ``mcpref fuzz --seed S --max-cases N`` in profile spec, legacy, and modern too for a target whose
   modern check shows it speaks that era.
@@ -412,7 +412,7 @@ def install(targets: list[Target]) -> dict[str, dict[str, Any]]:
 def check(target: Target, era: str, profile: str, out: Path) -> dict[str, Any]:
     argv = [*MCPREF, "check", "--profile", profile, "--json"]
     if era == "modern":
-        argv += ["--version", MODERN]
+        argv += ["--protocol-version", MODERN]
     done, seconds = isolated([*argv, "--", *target.argv], timeout=900)
     if done.returncode not in (0, 1):
         raise SystemExit(
@@ -443,7 +443,7 @@ def fuzz(target: Target, era: str, seed: int, max_cases: int, work: Path) -> dic
     argv = [*MCPREF, "fuzz", "--seed", str(seed), "--max-cases", str(max_cases), "--report", str(report)]
     argv += ["--campaign-dir", str(directory)]
     if era == "modern":
-        argv += ["--version", MODERN]
+        argv += ["--protocol-version", MODERN]
     done, seconds = isolated([*argv, "--", *target.argv], timeout=7200)
     if not report.exists():
         raise SystemExit(
@@ -790,9 +790,9 @@ def render(
     out.append("")
     out.append(
         "Method: for each target, `mcpref check --json` in profiles `spec` and `strict`, for the legacy corpus "
-        f"and with `--version {MODERN}` (a legacy-only server gets n/a for the modern rules); then "
+        f"and with `--protocol-version {MODERN}` (a legacy-only server gets n/a for the modern rules); then "
         f"`mcpref fuzz --seed {seed} --max-cases {max_cases}` in profile `spec`, legacy, and with "
-        f"`--version {MODERN}` for a target whose modern check shows it speaks that era. Each finding (fail or "
+        f"`--protocol-version {MODERN}` for a target whose modern check shows it speaks that era. Each finding (fail or "
         "warn) has a reproducer under `docs/field-repro/`, replayed after the runs: `mcpref replay FILE` (prefix "
         "it with `unshare --net --`), or, for a scenario that ends by closing stdin, "
         "`.venv/bin/python field/make_field.py --replay-eof FILE`."

@@ -1,7 +1,7 @@
 """The ``mcpref`` command.
 
     mcpref serve   [--version-policy P] [--max-line-bytes N]
-    mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--version V]
+    mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--protocol-version V]
                    [--report PATH] [--campaign-dir DIR] [--database URL [--database-read-only]]
                    [--pause S] [--jobs N] [--progress] [CI] [WAIT] [-- CMD [ARGS...]]
     mcpref check   [--profile spec|strict] [--json] [--html PATH] [--time-limit S] [CI] [WAIT] [-- CMD [ARGS...]]
@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from mcpref import __version__
 from mcpref.fuzz.oracle import Finding, Profile, Status, judge
 from mcpref.reference import server
 from mcpref.reference.rules import BY_ID, RULES
@@ -55,7 +56,7 @@ from .campaign import (
     relabel_false_line_ends,
     stderr_progress,
 )
-from .corpus_modern import VERSION_NAMES, add_era_argument, era_of_version
+from .corpus_modern import add_era_argument, era_of_version
 from .database import DatabaseError, key_prefix, open_database
 from .jobs import run_jobs
 from .report import (
@@ -78,18 +79,40 @@ DEFAULT_BUDGET = 60.0
 CHECK_TIME_LIMIT = 600.0  # seconds: ten times what a slow real server takes
 
 
-def _profile(text: str) -> Profile:
-    return Profile(text)
+TARGET_HELP = (
+    "The target is the command after --, an argv list started without a shell "
+    "(mcpref check -- python my_server.py); without --, the bundled reference server."
+)
+PROFILES_HELP = (
+    "Profiles: spec (the default) fails what the specification makes mandatory (MUST, MUST NOT) and "
+    "warns on the rest; strict also fails SHOULDs and reference decisions. Measurements only warn."
+)
+EXIT_HELP = (
+    "Exit status: 0 nothing failed; 1 failures found (held to --baseline: a failure it does not list, "
+    "or a listed rule that passes); 2 bad usage, or a target that could not be started."
+)
+
+
+def _epilog(*parts: str) -> str:
+    return "\n\n".join(parts)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcpref", description="Reference, oracle and fuzzer for the MCP stdio layer.")
+    parser = argparse.ArgumentParser(
+        prog="mcpref", description="Reference, oracle and fuzzer for the MCP stdio layer.", epilog=EXIT_HELP
+    )
+    parser.add_argument("--version", action="version", version=f"mcpref {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the reference server on stdin/stdout")
     server.add_arguments(serve)
     profiles = [p.value for p in Profile]
 
-    fuzz = commands.add_parser("fuzz", help="run a Hypothesis campaign against a server command")
+    fuzz = commands.add_parser(
+        "fuzz",
+        help="run a Hypothesis campaign against a server command",
+        usage="mcpref fuzz [OPTIONS] [-- CMD [ARGS...]]",
+        epilog=_epilog(TARGET_HELP, PROFILES_HELP, EXIT_HELP),
+    )
     fuzz.add_argument(
         "--budget",
         type=float,
@@ -106,12 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--seed", type=int, default=None, help="Hypothesis seed, for a reproducible campaign")
     fuzz.add_argument("--profile", choices=profiles, default="spec")
-    fuzz.add_argument(
-        "--version",
-        choices=VERSION_NAMES,
-        default=None,
-        help="negotiate only this version; 2026-07-28 fuzzes the modern era (default: the legacy versions)",
-    )
+    add_era_argument(fuzz, "negotiate only this version; 2026-07-28 fuzzes the modern era (default: the legacy versions)")
     fuzz.add_argument("--report", type=Path, default=None, help="write a JSON report here")
     fuzz.add_argument("--campaign-dir", type=Path, default=None, help="example database and reproducers")
     fuzz.add_argument(
@@ -138,7 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     ci.add_arguments(fuzz)
     waiting.add_arguments(fuzz)
 
-    check = commands.add_parser("check", help="run the fixed corpus and print one row per requirement")
+    check = commands.add_parser(
+        "check",
+        help="run the fixed corpus and print one row per requirement",
+        usage="mcpref check [OPTIONS] [-- CMD [ARGS...]]",
+        epilog=_epilog(TARGET_HELP, PROFILES_HELP, EXIT_HELP),
+    )
     check.add_argument("--profile", choices=profiles, default="spec")
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the results as a web page")
@@ -154,7 +177,17 @@ def build_parser() -> argparse.ArgumentParser:
         f"rules untested (default {CHECK_TIME_LIMIT:g})",
     )
 
-    replay = commands.add_parser("replay", help="re-run a saved failing case")
+    replay = commands.add_parser(
+        "replay",
+        help="re-run a saved failing case",
+        usage="mcpref replay FILE [OPTIONS] [-- CMD [ARGS...]]",
+        epilog=_epilog(
+            "The target is the reproducer's own command; a command after -- replaces it, an argv list "
+            "started without a shell.",
+            "Exit status: 0 the case no longer fails; 1 it fails; 2 bad usage, or a target that could not "
+            "be started.",
+        ),
+    )
     replay.add_argument("file", type=Path)
     replay.add_argument(
         "--transcript",
@@ -163,7 +196,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     waiting.add_arguments(replay)
 
-    compare = commands.add_parser("compare", help="run the fixed corpus against several commands, one matrix")
+    compare = commands.add_parser(
+        "compare",
+        help="run the fixed corpus against several commands, one matrix",
+        usage="mcpref compare [OPTIONS] -- CMD1 [ARGS...] --- CMD2 [ARGS...] [--- ...]",
+        epilog=_epilog(
+            "The targets are argv lists after --, separated by ---, each started without a shell.",
+            PROFILES_HELP,
+            EXIT_HELP,
+        ),
+    )
     compare_command.add_arguments(compare)
 
     explain = commands.add_parser(
@@ -453,6 +495,13 @@ def _chunked(
 def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
     reproducer = load_reproducer(args.file)
     argv = command or reproducer.argv
+    if command is None and reproducer.directory is not None:
+        # The recorded command runs where it ran: ``python server.py`` means that folder's server.py.
+        try:
+            os.chdir(reproducer.directory)
+        except OSError as exc:
+            print(f"mcpref: the command was recorded in {reproducer.directory}, which cannot be entered here "
+                  f"({exc.strerror}): it runs in the current folder", file=sys.stderr)  # fmt: skip
     run = run_case(
         argv, reproducer.chunks, timing, settle=reproducer.settle, record=args.transcript, era=reproducer.era
     )

@@ -1,4 +1,4 @@
-"""The fixed corpus of ``mcpref check --version 2026-07-28``: one scenario per rule of the modern era.
+"""The fixed corpus of ``mcpref check --protocol-version 2026-07-28``: one scenario per rule of the modern era.
 
 Requests are written by the modern dialect (``reference.eras``); each scenario breaks one
 thing of the era, or, for the dual-era scenarios, mixes the eras as the compatibility rules
@@ -8,6 +8,7 @@ describe. Every scenario ends with the modern probe, ``server/discover``.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from mcpref.reference.eras import LEGACY, META_VERSION, MODERN, meta
 from mcpref.reference.messages import JsonObject, JsonValue, RequestId
@@ -107,14 +108,27 @@ BY_NAME: dict[str, Scenario] = {s.name: s for scenarios in BY_ERA.values() for s
 VERSION_NAMES = [version.name for version in KNOWN]
 
 
-def add_era_argument(parser: argparse.ArgumentParser) -> None:
-    """``--version`` of ``check`` and ``compare``: which era's corpus to run."""
-    parser.add_argument(
-        "--version",
-        choices=VERSION_NAMES,
-        default=None,
-        help="run the corpus of this version's era: 2026-07-28 for the modern one (default: the legacy corpus)",
-    )
+class _FormerSpelling(argparse.Action):
+    """``--version V``, the former name of ``--protocol-version``: still taken, with a note on stderr."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stderr.write(f"mcpref: {option_string} V is deprecated: use --protocol-version V\n")
+        setattr(namespace, self.dest, values)
+
+
+def add_era_argument(
+    parser: argparse.ArgumentParser,
+    help: str = "run the corpus of this version's era: 2026-07-28 for the modern one (default: the legacy corpus)",
+) -> None:
+    """``--protocol-version`` of ``check``, ``compare`` and ``fuzz``: which era's cases to run."""
+    parser.add_argument("--protocol-version", dest="version", choices=VERSION_NAMES, default=None, metavar="V", help=help)
+    parser.add_argument("--version", dest="version", choices=VERSION_NAMES, action=_FormerSpelling, help=argparse.SUPPRESS)
 
 
 def era_of_version(name: str | None) -> Era:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import base64
 import json
 import os
+import secrets
 import shlex
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,11 +37,15 @@ class Reproducer:
     chunks: list[bytes]
     settle: float
     era: Era = Era.LEGACY  # which liveness probe follows the case
+    directory: str | None = None  # where the command ran: a relative path in it means something there
 
 
 def write_atomic(path: Path, text: str) -> None:
+    """``text`` in ``path`` whole or not at all, with the mode the umask gives a new file (not
+    the 0600 of ``tempfile``: reports are read by others, CI artifacts among them)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
@@ -164,6 +168,7 @@ def reproducer_json(
         "chunks": [base64.b64encode(chunk).decode("ascii") for chunk in chunks],
         "settle": settle,
         "era": era.value,
+        "directory": os.getcwd(),
         "preview": [chunk.decode("utf-8", "backslashreplace")[:200] for chunk in chunks],
     }
     return json.dumps(document, indent=2) + "\n"
@@ -187,6 +192,7 @@ def load_reproducer(path: Path) -> Reproducer:
     rule, profile, argv = document.get("rule"), document.get("profile"), document.get("command")
     chunks, settle = document.get("chunks"), document.get("settle", 0.0)
     era = document.get("era", Era.LEGACY.value)
+    directory = document.get("directory")
     if not isinstance(rule, str) or profile not in {p.value for p in Profile}:
         raise ReproducerError(f"{path}: rule and profile are missing or malformed")
     if not isinstance(argv, list) or not argv or not all(isinstance(word, str) for word in argv):
@@ -197,8 +203,10 @@ def load_reproducer(path: Path) -> Reproducer:
         raise ReproducerError(f"{path}: settle must be a number of seconds from 0 to 60")
     if era not in {e.value for e in Era}:
         raise ReproducerError(f"{path}: era must be one of {', '.join(e.value for e in Era)}")
+    if directory is not None and not isinstance(directory, str):
+        raise ReproducerError(f"{path}: directory must be a string")
     try:
         decoded = [base64.b64decode(chunk, validate=True) for chunk in chunks]
     except ValueError:
         raise ReproducerError(f"{path}: a chunk is not valid base64") from None
-    return Reproducer(rule, Profile(profile), argv, decoded, float(settle), Era(era))
+    return Reproducer(rule, Profile(profile), argv, decoded, float(settle), Era(era), directory)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from mcpref.reference import eras
 from mcpref.reference.versions import SUPPORTED_NAMES
 
 JsonDict = dict[str, object]
@@ -82,7 +83,7 @@ def notification(method: str, params: JsonDict | None = None) -> JsonDict:
     return message
 
 
-CLIENT_INFO: JsonDict = {"name": "mcpref", "version": "0.1.0"}
+CLIENT_INFO: JsonDict = dict(eras.CLIENT_INFO)
 
 
 def initialize(request_id: object, version: object) -> JsonDict:

@@ -4,3 +4,6 @@ Installed and imported as one package: ``mcpref.reference`` (the implementation,
 library only) and ``mcpref.fuzz`` (the oracle, the fuzzer and the command line). Importing
 this package imports neither.
 """
+
+# The one spelling of the version: pyproject.toml reads it, and the reference announces it.
+__version__ = "0.1.0"

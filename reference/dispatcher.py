@@ -26,6 +26,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from .. import __version__
 from . import stateless, tools
 from .eras import DISCOVER, INITIALIZE, INITIALIZED, PING, era_of
 from .framer import DEFAULT_MAX_LINE_BYTES, FrameEvent, LineFramer, TooLong
@@ -57,7 +58,7 @@ from .messages import (
 from .versions import BY_NAME, LATEST, MODERN, SUPPORTED, Era, ProtocolVersion, newest_first
 
 SERVER_NAME = "mcpref"
-SERVER_VERSION = "0.1.0"
+SERVER_VERSION = __version__
 SERVER_INFO: JsonObject = {"name": SERVER_NAME, "version": SERVER_VERSION}
 CAPABILITIES: JsonObject = {"tools": {"listChanged": False}}  # CAP-ANNOUNCED-METHODS: only what works
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Final, Protocol
 
+from .. import __version__
 from .messages import JsonObject, JsonValue, RequestId
 from .versions import BY_NAME, Era, ProtocolVersion
 
@@ -29,7 +30,7 @@ INITIALIZE: Final = "initialize"
 INITIALIZED: Final = "notifications/initialized"
 PING: Final = "ping"
 
-CLIENT_INFO: Final[JsonObject] = {"name": "mcpref", "version": "0.1.0"}
+CLIENT_INFO: Final[JsonObject] = {"name": "mcpref", "version": __version__}
 
 
 class Dialect(Protocol):

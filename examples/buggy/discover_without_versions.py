@@ -3,7 +3,7 @@
 The DiscoverResult keeps its capabilities, cache fields and ``resultType`` but leaves out
 the versions the server supports, which is what a client asks discovery for.
 Imitates: servers that answer discovery with their capabilities only.
-Caught as: MOD-DISCOVER, profile ``spec`` (``mcpref fuzz --version 2026-07-28``).
+Caught as: MOD-DISCOVER, profile ``spec`` (``mcpref fuzz --protocol-version 2026-07-28``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Where the version or the client capabilities are missing or malformed, the server
 assumes 2026-07-28 and no capabilities instead of refusing the request with -32602.
 Imitates: servers that default what the client did not send.
-Caught as: MOD-META-REQUIRED, profile ``spec`` (``mcpref fuzz --version 2026-07-28``).
+Caught as: MOD-META-REQUIRED, profile ``spec`` (``mcpref fuzz --protocol-version 2026-07-28``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every result to a 2026-07-28 request comes back as a handshake-era result would: the
 ``resultType`` member is dropped (``_meta`` and everything else stay).
 Imitates: servers ported from the handshake era that forgot the new required member.
-Caught as: MOD-RESULT-TYPE, profile ``spec`` (``mcpref fuzz --version 2026-07-28``).
+Caught as: MOD-RESULT-TYPE, profile ``spec`` (``mcpref fuzz --protocol-version 2026-07-28``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The server keeps the last whole ``_meta`` it was sent (version and client capabi
 and fills in what a later request leaves out or gets wrong from it, as if the connection
 were a session. A request with a broken envelope is refused only until a whole one came.
 Imitates: servers that cache the "negotiated" version and capabilities per connection.
-Caught as: MOD-STATELESS, profile ``spec`` (``mcpref fuzz --version 2026-07-28``).
+Caught as: MOD-STATELESS, profile ``spec`` (``mcpref fuzz --protocol-version 2026-07-28``).
 """
 
 from __future__ import annotations

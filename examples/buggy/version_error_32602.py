@@ -3,7 +3,7 @@
 A 2026-07-28 request naming a version the server does not serve is refused with the
 legacy ``initialize`` error code, -32602 (its ``data`` kept).
 Imitates: servers that kept their handshake-era version error for the per-request check.
-Caught as: MOD-VERSION-UNSUPPORTED, profile ``spec`` (``mcpref fuzz --version 2026-07-28``).
+Caught as: MOD-VERSION-UNSUPPORTED, profile ``spec`` (``mcpref fuzz --protocol-version 2026-07-28``).
 """
 
 from __future__ import annotations

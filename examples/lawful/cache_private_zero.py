@@ -5,7 +5,7 @@ Rule: MOD-TOOLS-CACHE (MUST). The reference sends ``"ttlMs": 3600000`` and ``"ca
 Permitted: SPEC_NOTES MOD-TOOLS-CACHE, Decision ("The Python SDK 2.3.0 sends ttlMs 0 and
 "private", which is as conforming") and Oracle ("the values are not compared with the
 reference's"); MCP 2026-07-28 changelog (CacheableResult) and schema.ts.
-Expected under ``spec``: no failure with ``--version 2026-07-28``.
+Expected under ``spec``: no failure with ``--protocol-version 2026-07-28``.
 """
 
 from __future__ import annotations

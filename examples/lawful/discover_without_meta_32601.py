@@ -8,7 +8,7 @@ have: -32601 with its id (a well-formed modern discover is served as by the refe
 Permitted: SPEC_NOTES MOD-DISCOVER, Decision ("A dual-era server may instead read it as a
 legacy request for an unknown method and answer -32601, as the Python SDK 2.3.0 does; the
 spec profile accepts both"); MCP 2026-07-28, server/discover.
-Expected under ``spec``: no failure with ``--version 2026-07-28``.
+Expected under ``spec``: no failure with ``--protocol-version 2026-07-28``.
 """
 
 from __future__ import annotations

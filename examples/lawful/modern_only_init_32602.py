@@ -7,7 +7,7 @@ unsupported version, which a legacy client knows) with the same message and ``da
 Permitted: SPEC_NOTES MOD-LEGACY-INIT ("The specification leaves the code to the
 implementation"; the SHOULD asks only that the error name the versions served); MCP
 2026-07-28, Versioning, Backward compatibility with initialization-based versions.
-Expected under ``spec``: no failure with ``--version 2026-07-28``.
+Expected under ``spec``: no failure with ``--protocol-version 2026-07-28``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Rule: MOD-RESULT-TYPE (MUST). The reference adds ``_meta`` ``{"io.modelcontextpr
 leaves it out.
 Permitted: SPEC_NOTES MOD-RESULT-TYPE ("which the specification asks for with a SHOULD";
 Oracle: "The result's _meta is not judged"); MCP 2026-07-28, Basic, Result responses.
-Expected under ``spec``: no failure with ``--version 2026-07-28``.
+Expected under ``spec``: no failure with ``--protocol-version 2026-07-28``.
 """
 
 from __future__ import annotations

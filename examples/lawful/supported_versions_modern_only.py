@@ -7,7 +7,7 @@ Permitted: SPEC_NOTES MOD-VERSION-UNSUPPORTED, Oracle ("which versions the list 
 judged") and Decision (the Python SDK lists only ``["2026-07-28"]``), MOD-DISCOVER ("The
 values are not compared with the reference's"); MCP 2026-07-28, Versioning, Protocol
 version negotiation.
-Expected under ``spec``: no failure with ``--version 2026-07-28``.
+Expected under ``spec``: no failure with ``--protocol-version 2026-07-28``.
 """
 
 from __future__ import annotations

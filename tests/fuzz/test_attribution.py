@@ -79,7 +79,7 @@ def test_check_names_the_missing_envelope_not_carried_state() -> None:
     ):
         argv = [sys.executable, str(ROOT / "examples" / "buggy" / f"{name}.py")]
         done = subprocess.run(
-            [sys.executable, "-m", "mcpref", "check", "--json", "--version", "2026-07-28", "--", *argv],
+            [sys.executable, "-m", "mcpref", "check", "--json", "--protocol-version", "2026-07-28", "--", *argv],
             cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
         )  # fmt: skip
         statuses = {row["id"]: row["status"] for row in json.loads(done.stdout)["rules"]}

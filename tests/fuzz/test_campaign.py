@@ -126,7 +126,7 @@ def test_a_warning_comes_with_a_reproducer_that_replay_confirms(tmp_path: Path) 
     assert replayed.returncode == 0 and "warn LIFE-SECOND-INIT:" in replayed.stdout, replayed.stdout[-2000:]
 
 
-# The modern era's examples, fuzzed with --version 2026-07-28 (seed 1: each first caught by case 11).
+# The modern era's examples, fuzzed with --protocol-version 2026-07-28 (seed 1: each first caught by case 11).
 MODERN_EXPECTED: dict[str, str] = {
     "no_result_type": "MOD-RESULT-TYPE",
     "version_error_32602": "MOD-VERSION-UNSUPPORTED",
@@ -134,7 +134,7 @@ MODERN_EXPECTED: dict[str, str] = {
     "remembers_envelope": "MOD-STATELESS",
     "meta_optional": "MOD-META-REQUIRED",
 }
-MODERN = ("--version", "2026-07-28")
+MODERN = ("--protocol-version", "2026-07-28")
 
 
 @pytest.mark.spec("MOD-RESULT-TYPE", "MOD-VERSION-UNSUPPORTED", "MOD-DISCOVER", "MOD-STATELESS", "MOD-META-REQUIRED")

@@ -46,6 +46,32 @@ def test_usage_errors_and_unstartable_targets_exit_2(tmp_path: Path) -> None:
     assert mcpref("frobnicate").returncode == 2
 
 
+def test_version_is_the_tools_and_the_protocol_option_has_a_name_of_its_own() -> None:
+    from mcpref import __version__
+
+    shown = mcpref("--version")
+    assert (shown.returncode, shown.stdout) == (0, f"mcpref {__version__}\n")
+    modern = mcpref("check", "--protocol-version", "2026-07-28", "--json")
+    former = mcpref("check", "--version", "2026-07-28", "--json")
+    assert modern.returncode == former.returncode == 0 and modern.stderr == ""
+    assert "--version V is deprecated: use --protocol-version V" in former.stderr
+    rows = [json.loads(done.stdout)["rules"] for done in (modern, former)]
+    assert rows[0] == rows[1] and any(row["id"].startswith("MOD-") and row["status"] == "pass" for row in rows[0])
+
+
+@pytest.mark.parametrize("command", ["check", "fuzz", "replay", "compare"])
+def test_each_commands_help_shows_the_target_the_profiles_and_the_exit_statuses(command: str) -> None:
+    shown = mcpref(command, "--help")
+    text = " ".join(shown.stdout.split())
+    assert shown.returncode == 0
+    assert ("--- CMD2" if command == "compare" else "-- CMD [ARGS...]") in text
+    assert "without a shell" in text and "Exit status: 0" in text
+    if command != "replay":
+        assert "strict also fails SHOULDs" in text
+    if command in ("check", "fuzz"):
+        assert "without --, the bundled reference server" in text
+
+
 def test_replay_reruns_a_saved_case_and_refuses_a_hostile_file(tmp_path: Path) -> None:
     stream = encode(request(1, "ping")) + b"pas du json\n"
     saved = tmp_path / "case.json"
@@ -60,6 +86,21 @@ def test_replay_reruns_a_saved_case_and_refuses_a_hostile_file(tmp_path: Path) -
     assert "Traceback" not in refused.stderr
     (tmp_path / "junk.json").write_text("{")
     assert mcpref("replay", str(tmp_path / "junk.json")).returncode == 2
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_replay_runs_a_relative_command_in_the_folder_it_was_recorded_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)  # as a campaign run from a clone records it
+    relative = [sys.executable, "examples/buggy/silent_on_parse_error.py"]
+    saved = tmp_path / "case.json"
+    saved.write_text(reproducer_json("RPC-PARSE-ERROR", Profile.SPEC, relative, [b"pas du json\n"], 0.0))
+    elsewhere = subprocess.run(
+        [*MCPREF, "replay", str(saved)], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert elsewhere.returncode == 1 and "fail RPC-PARSE-ERROR:" in elsewhere.stdout, elsewhere.stdout
+    assert "STDIO-SURVIVE" not in elsewhere.stdout
 
 
 SILENT_SPLITTER = """
@@ -165,11 +206,11 @@ LEGACY_ONLY = [sys.executable, "-m", "mcpref.reference", "--eras", "legacy"]
 def test_check_judges_the_modern_era_and_its_rules_are_na_for_a_server_that_does_not_speak_it() -> None:
     modern_rules = {rule.id for rule in RULES if {v.era.value for v in rule.versions} == {"modern"}}
     for target in ([], ["--", *MODERN_ONLY]):
-        done = mcpref("check", "--version", "2026-07-28", "--profile", "strict", "--json", *target)
+        done = mcpref("check", "--protocol-version", "2026-07-28", "--profile", "strict", "--json", *target)
         assert done.returncode == 0, done.stdout
         rows = {row["id"]: row["status"] for row in json.loads(done.stdout)["rules"]}
         assert {rows[rule] for rule in modern_rules} == {"pass"}
-    legacy = mcpref("check", "--version", "2026-07-28", "--json", "--", *LEGACY_ONLY)
+    legacy = mcpref("check", "--protocol-version", "2026-07-28", "--json", "--", *LEGACY_ONLY)
     rows = {row["id"]: row["status"] for row in json.loads(legacy.stdout)["rules"]}
     assert {rows[rule] for rule in modern_rules} == {"n/a"}
     # And the legacy corpus shows a modern-only server for what it is: no handshake.

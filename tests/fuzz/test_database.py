@@ -8,6 +8,7 @@ campaign is a real ``mcpref fuzz`` process with a seed and a budget in cases, as
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -178,6 +179,19 @@ def test_a_database_that_cannot_be_used_is_a_usage_error(options: list[str], mes
     refused = mcpref("fuzz", "--max-cases", "1", *options)
     assert (refused.returncode, refused.stderr.count("\n")) == (2, 1)
     assert refused.stderr.startswith("mcpref: ") and message in refused.stderr
+
+
+def test_without_the_redis_extra_a_shared_database_is_a_usage_error_that_names_the_extra(tmp_path: Path) -> None:
+    # As where redis is not installed: the Redis module cannot be imported.
+    environ = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    (tmp_path / "redis").mkdir()
+    (tmp_path / "redis" / "__init__.py").write_text("raise ImportError('No module named redis')\n")
+    refused = subprocess.run(
+        [sys.executable, "-m", "mcpref", "fuzz", "--max-cases", "1", "--database", "redis://127.0.0.1:1/0"],
+        env=environ, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (refused.returncode, refused.stderr.count("\n")) == (2, 1), refused.stderr
+    assert "--database needs the redis extra: pip install 'mcpref[redis]'" in refused.stderr
 
 
 def test_an_unreachable_redis_is_a_usage_error_that_does_not_show_its_password() -> None:

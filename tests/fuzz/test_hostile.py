@@ -156,6 +156,15 @@ def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path: Path, monkeypa
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
 
 
+def test_a_written_file_has_the_mode_the_umask_gives(tmp_path: Path) -> None:
+    before = os.umask(0o027)
+    try:
+        report.write_atomic(tmp_path / "report.json", "{}\n")
+    finally:
+        os.umask(before)
+    assert (tmp_path / "report.json").stat().st_mode & 0o777 == 0o640
+
+
 @pytest.mark.spec("RPC-PARSE-ERROR")
 def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> None:
     examples = tmp_path / "campaign" / "examples"

@@ -3,7 +3,7 @@
 Each server is the reference behind the examples' harness with one permitted alternative
 taken (see examples/lawful/README.md). Under the ``spec`` profile, ``mcpref check`` must give
 it no ``fail`` row and a seeded campaign must find no failure: in the legacy era, and in the
-modern era (``--version 2026-07-28``) where the alternative concerns it. Warnings are allowed:
+modern era (``--protocol-version 2026-07-28``) where the alternative concerns it. Warnings are allowed:
 a reference decision the server departs from is one. One test per server, so that
 pytest-xdist spreads them; campaigns are counted in cases, so they are the same on any machine.
 
@@ -50,7 +50,7 @@ CAMPAIGNED = {
     "legacy_meta_version_served",
 }
 LEGACY: tuple[str, ...] = ()
-MODERN = ("--version", "2026-07-28")
+MODERN = ("--protocol-version", "2026-07-28")
 
 # server -> the eras it is judged in (the options that select each)
 BOTH = (LEGACY, MODERN)

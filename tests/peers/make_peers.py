@@ -2,7 +2,7 @@
 
 Runs ``mcpref compare`` (the fixed corpus of ``mcpref check``) in both profiles against
 the reference and the three peer servers, and a fixed-seed ``mcpref fuzz`` campaign
-(profile spec) against each peer; then the same for the modern era (``--version
+(profile spec) against each peer; then the same for the modern era (``--protocol-version
 2026-07-28``): its corpus against the reference and the two SDK servers, and a campaign
 against the Python SDK's server and the reference, its control. Saves a reproducer for
 every failure under ``docs/repro/<peer>/`` (``modern-`` before the name for the modern
@@ -94,7 +94,7 @@ def mcpref(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]
 
 
 def compare(profile: str, peers: list[Peer] = PEER_LIST, version: str | None = None) -> dict[str, Any]:
-    argv: list[str] = ["compare", "--profile", profile, "--json"] + (["--version", version] if version else [])
+    argv: list[str] = ["compare", "--profile", profile, "--json"] + (["--protocol-version", version] if version else [])
     for peer in peers:
         argv += ["--label", peer.label]
     argv.append("--")
@@ -107,7 +107,7 @@ def compare(profile: str, peers: list[Peer] = PEER_LIST, version: str | None = N
     if version is None:
         write_page(result, profile, f"mcpref compare, profile {profile}: the official SDKs")
     else:
-        write_page(result, f"modern-{profile}", f"mcpref compare --version {version}, profile {profile}: the official SDKs")
+        write_page(result, f"modern-{profile}", f"mcpref compare --protocol-version {version}, profile {profile}: the official SDKs")
     return result
 
 
@@ -130,7 +130,7 @@ def fuzz(peer: Peer, budget: float, seed: int, version: str | None = None) -> di
     work = Path(tempfile.mkdtemp(prefix=prefix, dir=BUILD))  # a fresh example database: reproducible
     report = work / "report.json"
     done = mcpref(
-        "fuzz", "--budget", str(budget), "--seed", str(seed), *(["--version", version] if version else []),
+        "fuzz", "--budget", str(budget), "--seed", str(seed), *(["--protocol-version", version] if version else []),
         "--report", str(report), "--campaign-dir", str(work), "--", *peer.argv, timeout=budget + 600,
     )  # fmt: skip
     if not report.exists():
@@ -382,7 +382,7 @@ def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budge
         "The 2026-07-28 revision is stateless: there is no `initialize`, every request carries its protocol "
         "version and the client's capabilities in `params._meta`, and `server/discover` tells a client which "
         'era a server speaks (`SPEC_NOTES.md`, "The modern era (2026-07-28)", rules MOD-*). '
-        f"`mcpref compare --version {MODERN}` runs the modern corpus (`fuzz/corpus_modern.py`, one scenario per "
+        f"`mcpref compare --protocol-version {MODERN}` runs the modern corpus (`fuzz/corpus_modern.py`, one scenario per "
         "rule of the era, each ended by a `server/discover` probe) against three columns, once per profile. "
         "A modern rule is `n/a` for a server that never shows it speaks the era (a DiscoverResult, a result "
         "with `resultType`, or the era's errors -32022 and -32021): such a server has none of its rules to keep, "
@@ -396,7 +396,7 @@ def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budge
     out.append("")
     out.append(
         "`server-everything` is not run here: it is built on the same TypeScript SDK, which has no modern era. "
-        f"Then `mcpref fuzz --version {MODERN} --budget {budget:g} --seed {seed}` (profile `spec`, a fresh "
+        f"Then `mcpref fuzz --protocol-version {MODERN} --budget {budget:g} --seed {seed}` (profile `spec`, a fresh "
         "example database) runs against the Python SDK's server and, as the control, against the reference, "
         "which should give nothing. Reproducers are saved as `docs/repro/<column>/modern-*.json`; they name the "
         "modern era, so `mcpref replay` ends them with the modern probe. Rows where every column is `n/a` (rules "
@@ -536,15 +536,15 @@ def main() -> int:
 
 def run_modern(budget: float, seed: int) -> dict[str, Any]:
     """The modern era: its corpus in both profiles over ``MODERN_PEERS``, its campaigns over ``MODERN_FUZZED``."""
-    print(f"make peers: compare --version {MODERN}, profile spec", flush=True)
+    print(f"make peers: compare --protocol-version {MODERN}, profile spec", flush=True)
     spec = compare("spec", MODERN_PEERS, MODERN)
-    print(f"make peers: compare --version {MODERN}, profile strict", flush=True)
+    print(f"make peers: compare --protocol-version {MODERN}, profile strict", flush=True)
     strict = compare("strict", MODERN_PEERS, MODERN)
     check_links = check_reproducers([spec, strict], MODERN_PEERS, modern=True)
     fuzzed: dict[str, dict[str, Any]] = {}
     fuzz_links: dict[tuple[str, str], str] = {}
     for peer in MODERN_FUZZED:
-        print(f"make peers: fuzz --version {MODERN} {peer.label}, {budget:g} s, seed {seed}", flush=True)
+        print(f"make peers: fuzz --protocol-version {MODERN} {peer.label}, {budget:g} s, seed {seed}", flush=True)
         report = fuzz(peer, budget, seed, MODERN)
         fuzzed[peer.label] = report
         for rule, link in fuzz_reproducers(peer, report, modern=True).items():

@@ -2,7 +2,7 @@
 
 One ``mcpref compare --profile strict`` run over the Python SDK's and the TypeScript SDK's
 servers (``python_server.py``, ``ts_server.mjs``), checked against what ``docs/peers.md``
-reports for them, then one with ``--version 2026-07-28`` for the modern era's section. A
+reports for them, then one with ``--protocol-version 2026-07-28`` for the modern era's section. A
 finding that goes away because an SDK was fixed shows up here too: then pin the new version,
 rerun ``make peers`` and update this list.
 """
@@ -80,7 +80,7 @@ def test_the_known_findings_against_the_official_sdk_servers_are_still_reported(
         pytest.skip(f"checked the Python SDK only: {node_missing()}")
 
 
-# The modern era (compare --version 2026-07-28), strict: the Python SDK's server is dual-era and keeps
+# The modern era (compare --protocol-version 2026-07-28), strict: the Python SDK's server is dual-era and keeps
 # the era's rules the corpus can show; the TypeScript SDK's is legacy-only, so every rule of the era
 # alone is n/a for it (MOD-DUAL-ERA covers every version, and is judged for both).
 MODERN_ONLY = (
@@ -110,7 +110,7 @@ MODERN_KNOWN: dict[str, dict[str, str]] = {
 @pytest.mark.spec("MOD-META-REQUIRED", "MOD-RESULT-TYPE", "MOD-PING-GONE", "MOD-DUAL-ERA", "TOOLS-UNKNOWN")
 def test_the_modern_era_findings_against_the_official_sdk_servers_are_still_reported() -> None:
     columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]
-    statuses = statuses_of(compare_strict(columns, "--version", "2026-07-28"))
+    statuses = statuses_of(compare_strict(columns, "--protocol-version", "2026-07-28"))
     seen = {label: {rule: statuses[rule][label] for rule in MODERN_KNOWN[label]} for label in columns}
     assert seen == {label: MODERN_KNOWN[label] for label in columns}
     # The Python SDK shows it speaks the era: no rule of the era alone is n/a for it.
