@@ -75,6 +75,6 @@ def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profil
             scenario = BY_NAME[str(finding["scenario"])]
             case = scenario.case
             path = folder / f"{row['id']}-{index}.json"
-            document = reproducer_json(str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era)
+            document = reproducer_json(str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era, finding)
             write_atomic(path, document)
             finding["reproducer"] = f"mcpref replay --transcript {path}"

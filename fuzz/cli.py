@@ -404,7 +404,7 @@ def _print_fuzz_summary(
     for failure in kept:
         path = _reproducer_path(failure, profile, directory)
         case = failure.case
-        write_atomic(path, reproducer_json(failure.rule, profile, command, case.chunks, case.settle, era))
+        write_atomic(path, reproducer_json(failure.rule, profile, command, case.chunks, case.settle, era, finding_json(failure.finding, profile)))
         print(f"\n{failure.rule} ({failure.finding.status(profile).value}): {failure.finding.message}")
         print(f"  expected: {failure.finding.expected}")
         print(f"  actual:   {failure.finding.actual}")

@@ -2,7 +2,8 @@
 
 Reads a findings file (a reproducer, a ``fuzz --report`` file, or the ``--json`` output of
 ``check`` or ``compare``) and asks an OpenAI-compatible chat-completions endpoint, named by
-``AI_URL``, to explain each finding in two or three sentences. A model is a convenience, not a
+``AI_URL``, to explain each rule found broken in two or three sentences (one request a rule,
+whatever the number of its findings). A model is a convenience, not a
 dependency: when none answers, the rule's recorded explanation from SPEC_NOTES.md is used and
 marked as such, so the command works offline and never fails for want of a model.
 """
@@ -28,6 +29,7 @@ _MAX_FILE = 64 * 1024 * 1024
 _MAX_ANSWER = 1024 * 1024  # a chat answer of 120 tokens is a few kilobytes; more is not one
 _MAX_FIELD = 400  # characters of expected/actual sent to the model: a server's output can be huge
 _REPORTED = ("fail", "warn")
+_SHOWN = 5  # findings listed under a rule's explanation
 
 SYSTEM = (
     "You explain one finding of an MCP stdio conformance checker to the author of the server that was "
@@ -52,6 +54,7 @@ class Explanation:
     text: str
     recorded: bool  # True: the text is the recorded explanation from SPEC_NOTES.md, not a model's
     why: str  # when recorded: why no model was used; "" otherwise
+    others: tuple[Item, ...] = ()  # the further findings of the same rule, which the text covers too
 
 
 class ExplainError(Exception):
@@ -96,6 +99,8 @@ def _items(document: object, where: str) -> list[Item]:
         rule = document.get("rule")
         if not isinstance(rule, str):
             raise ExplainError(f"{where}: the reproducer has no rule")
+        if "finding" in document:  # what was seen when it was saved
+            return [_item({**_dict(document["finding"], f"{where}: finding"), "id": rule}, f"{where}: finding")]
         return [Item(rule, "", "", "")]
     if "failures" in document:  # a fuzz report
         return [
@@ -167,28 +172,32 @@ def _one_line(text: str) -> str:
 def explain(
     items: Sequence[Item], environ: Mapping[str, str], timeout: float = 30.0
 ) -> list[Explanation]:
-    """One explanation per item, from the model at ``AI_URL`` or else the recorded one; never raises for the endpoint."""
+    """One explanation per rule, of its first item, from the model at ``AI_URL`` or else the
+    recorded one; never raises for the endpoint."""
     url = environ.get("AI_URL", "")
     down = "" if url else "AI_URL is not set"
-    explanations: list[Explanation] = []
+    by_rule: dict[str, list[Item]] = {}
     for item in items:
-        recorded = recorded_explanation(item.rule)
+        by_rule.setdefault(item.rule, []).append(item)
+    explanations: list[Explanation] = []
+    for rule, (item, *others) in by_rule.items():
+        recorded = recorded_explanation(rule)
         why = down
         if not down:
             try:
-                text = _ask(url, environ, _messages(item, recorded), timeout)
+                text = _ask(url, environ, _messages(item, recorded, len(others)), timeout)
             except _NoModel as exc:
                 why = str(exc)
                 if exc.unreachable:  # N findings must not cost N timeouts
                     down = why
             else:
-                explanations.append(Explanation(item, text, False, ""))
+                explanations.append(Explanation(item, text, False, "", tuple(others)))
                 continue
-        explanations.append(Explanation(item, recorded, True, why))
+        explanations.append(Explanation(item, recorded, True, why, tuple(others)))
     return explanations
 
 
-def _messages(item: Item, recorded: str) -> list[dict[str, str]]:
+def _messages(item: Item, recorded: str, others: int) -> list[dict[str, str]]:
     rule = BY_ID[item.rule]
     lines = [
         f"Rule: {rule.id} ({rule.level.value})",
@@ -198,6 +207,8 @@ def _messages(item: Item, recorded: str) -> list[dict[str, str]]:
     for label, value in (("Finding", item.message), ("Expected", item.expected), ("Actual", item.actual)):
         if value:
             lines.append(f"{label}: {value[:_MAX_FIELD]}")
+    if others:
+        lines.append(f"The same rule has {others} further finding(s) in this report, of the same cause or not.")
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
 
 
@@ -207,7 +218,7 @@ def _ask(url: str, environ: Mapping[str, str], messages: list[dict[str, str]], t
         raise _NoModel("AI_URL is not an http or https URL", unreachable=True)
     body = {"model": environ.get("AI_MODEL", "lab"), "messages": messages, "max_tokens": 120}
     request = urllib.request.Request(
-        url.rstrip("/") + "/v1/chat/completions",
+        _completions(url),
         data=json.dumps(body).encode("utf-8"),
         headers={"content-type": "application/json", "authorization": f"Bearer {environ.get('AI_KEY', 'lab')}"},
         method="POST",
@@ -229,6 +240,14 @@ def _ask(url: str, environ: Mapping[str, str], messages: list[dict[str, str]], t
     except OSError as exc:
         raise _NoModel(_failure(exc, timeout), unreachable=True) from None
     return _content(raw)
+
+
+def _completions(url: str) -> str:
+    """The chat-completions address of ``AI_URL``, given as the server's root, its ``/v1`` or the address itself."""
+    base = url.rstrip("/")
+    if base.endswith("/chat/completions"):
+        return base
+    return base + ("/chat/completions" if base.endswith("/v1") else "/v1/chat/completions")
 
 
 def _failure(reason: object, timeout: float) -> str:
@@ -265,14 +284,16 @@ def _content(raw: bytes) -> str:
 
 
 def render(explanations: Sequence[Explanation]) -> str:
-    """One block per finding: ``RULE-ID: text``, what was seen, and a mark on recorded text."""
+    """One block per rule: ``RULE-ID: text``, what was seen, and a mark on recorded text."""
     if not explanations:
         return "no findings to explain"
     blocks: list[str] = []
     for explanation in explanations:
         lines = [f"{explanation.item.rule}: {explanation.text}"]
-        if explanation.item.message:
-            lines.append(f"  finding: {_one_line(explanation.item.message)}")
+        seen = [item.message for item in (explanation.item, *explanation.others) if item.message]
+        lines.extend(f"  finding: {_one_line(message)}" for message in seen[:_SHOWN])
+        if len(seen) > _SHOWN:
+            lines.append(f"  and {len(seen) - _SHOWN} more findings of this rule")
         if explanation.recorded:
             lines.append(f"  (recorded explanation from SPEC_NOTES.md: no model answered: {explanation.why})")
         blocks.append("\n".join(lines))

@@ -13,7 +13,7 @@ import json
 import os
 import secrets
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,9 +158,17 @@ def finding_json(finding: Finding, profile: Profile) -> dict[str, object]:
 
 
 def reproducer_json(
-    rule: str, profile: Profile, argv: list[str], chunks: Sequence[bytes], settle: float, era: Era = Era.LEGACY
+    rule: str,
+    profile: Profile,
+    argv: list[str],
+    chunks: Sequence[bytes],
+    settle: float,
+    era: Era = Era.LEGACY,
+    finding: Mapping[str, object] | None = None,
 ) -> str:
-    document = {
+    """A reproducer file; with ``finding`` (as ``finding_json`` gives it), what was seen when it was
+    saved, which ``explain`` reads."""
+    document: dict[str, object] = {
         "format": FORMAT,
         "rule": rule,
         "profile": profile.value,
@@ -171,6 +179,8 @@ def reproducer_json(
         "directory": os.getcwd(),
         "preview": [chunk.decode("utf-8", "backslashreplace")[:200] for chunk in chunks],
     }
+    if finding is not None:
+        document["finding"] = {key: finding[key] for key in ("message", "expected", "actual")}
     return json.dumps(document, indent=2) + "\n"
 
 

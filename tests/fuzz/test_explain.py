@@ -139,6 +139,28 @@ def test_the_model_and_key_default_to_lab() -> None:
 
 
 @pytest.mark.spec("RPC-PARSE-ERROR")
+@pytest.mark.parametrize("suffix", ["", "/", "/v1", "/v1/", "/v1/chat/completions"])
+def test_ai_url_may_name_the_servers_root_its_v1_or_the_completions_address(suffix: str) -> None:
+    with endpoint(200, completion("Answer -32700.")) as (url, seen):
+        explain([ITEM], {"AI_URL": url + suffix}, timeout=10)
+    assert [request.path for request in seen] == ["/v1/chat/completions"]
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "RPC-ID-ECHO")
+def test_one_request_a_rule_whatever_the_number_of_its_findings() -> None:
+    again = Item(RULE, "silent on a second line", "-32700", "nothing")
+    many = [ITEM, OTHER, again, *(Item(RULE, f"silent {n}", "-32700", "nothing") for n in range(6))]
+    with endpoint(200, completion("Answer -32700.")) as (url, seen):
+        explanations = explain(many, {"AI_URL": url}, timeout=10)
+    assert len(seen) == 2 and [e.item for e in explanations] == [ITEM, OTHER]
+    assert explanations[0].others == (again, *many[3:])
+    assert "7 further finding(s)" in json.loads(seen[0].body)["messages"][1]["content"]
+    lines = render(explanations).splitlines()
+    assert lines[1:6] == [f"  finding: {item.message}" for item in (ITEM, again, *many[3:6])]
+    assert lines[6] == "  and 3 more findings of this rule"
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
 def test_no_ai_url_means_the_recorded_explanation_and_no_network(connections: list[tuple[str, int]]) -> None:
     for environ in ({}, {"AI_URL": ""}):
         assert_recorded(explain([ITEM, OTHER], environ), [ITEM, OTHER], lambda why: why == "AI_URL is not set")
@@ -151,7 +173,7 @@ def test_a_refused_connection_is_tried_once(connections: list[tuple[str, int]]) 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    items = [ITEM, OTHER, Item(RULE, "another", "", "")]
+    items = [ITEM, OTHER, Item("STDIO-SURVIVE", "exited", "", "")]
     explanations = explain(items, {"AI_URL": f"http://127.0.0.1:{port}"}, timeout=10)
     assert_recorded(explanations, items, lambda why: why == "connection refused")
     assert len(connections) == 1
@@ -163,8 +185,9 @@ def test_a_silent_endpoint_times_out_once(connections: list[tuple[str, int]]) ->
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
-        explanations = explain([ITEM, OTHER, ITEM], {"AI_URL": url}, timeout=0.5)
-    assert_recorded(explanations, [ITEM, OTHER, ITEM], lambda why: why == "timed out after 0.5 s")
+        items = [ITEM, OTHER, Item("STDIO-SURVIVE", "exited", "", "")]
+        explanations = explain(items, {"AI_URL": url}, timeout=0.5)
+    assert_recorded(explanations, items, lambda why: why == "timed out after 0.5 s")
     assert len(connections) == 1
 
 
@@ -245,10 +268,13 @@ def write(tmp_path: Path, document: object) -> Path:
 
 
 @pytest.mark.spec("RPC-PARSE-ERROR")
-def test_a_reproducer_is_one_item(tmp_path: Path) -> None:
+def test_a_reproducer_is_one_item_with_the_finding_it_was_saved_with(tmp_path: Path) -> None:
     path = tmp_path / "repro.json"
     path.write_text(reproducer_json(RULE, Profile.SPEC, ["server"], [b"{oops\n"], 0.0), encoding="utf-8")
     assert load_items(path) == [Item(RULE, "", "", "")]
+    seen = finding(RULE, "silent")
+    path.write_text(reproducer_json(RULE, Profile.SPEC, ["server"], [b"{oops\n"], 0.0, finding=seen), encoding="utf-8")
+    assert load_items(path) == [item(RULE, "silent")]
 
 
 @pytest.mark.spec("RPC-PARSE-ERROR")
