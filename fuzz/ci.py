@@ -9,6 +9,7 @@ new failure or a listed rule that no longer fails is not (``fuzz.baseline``).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -51,19 +52,28 @@ def conclude(
     name: str,
     results: Mapping[str, Sequence[junit.Row]],
     baseline: baselines.Baseline | None,
+    shown: Mapping[str, str],
+    seconds: float,
 ) -> int:
-    """Hold the run to the baseline, write the files asked for; the exit status."""
+    """Hold the run to the baseline, write the files asked for; the exit status. ``shown``: each
+    result's target by name; ``seconds``: how long the run took."""
     failed = having(results, statuses.FAIL)
     verdict = None if baseline is None else baselines.hold(baseline, failed, having(results, statuses.UNTESTED))
     if args.write_baseline is not None:
         write_atomic(args.write_baseline, baselines.dump(profile, failed))
     if args.junit_xml is not None:
-        write_atomic(args.junit_xml, junit.document(name, results, verdict))
+        write_atomic(args.junit_xml, junit.document(name, results, verdict, shown, seconds))
     if verdict is None:
         return EXIT_FOUND if any(failed.values()) else EXIT_CLEAN
     for line in verdict.lines():
         print(line, file=sys.stderr)
     return EXIT_CLEAN if verdict.held else EXIT_FOUND
+
+
+def reproducers_beside(junit_xml: Path, label: str | None = None) -> Path:
+    """Where the reproducers of a ``--junit-xml`` file go: a folder beside it (one per column of a compare)."""
+    folder = junit_xml.with_name(f"{junit_xml.stem}-reproducers")
+    return folder if label is None else folder / re.sub(r"[^A-Za-z0-9_-]+", "_", label)
 
 
 def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profile, folder: Path) -> None:

@@ -309,7 +309,9 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     report = _fuzz_report(outcome, command, profile, args.seed, args.jobs, directory, era)
     if args.report is not None:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
-    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: _fuzz_rows(report)}, baseline)
+    shown = {TARGET: compare_command.default_labels([command])[0]}
+    seconds = time.monotonic() - began
+    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: _fuzz_rows(report)}, baseline, shown, seconds)
 
 
 def _fuzz_rows(report: dict[str, object]) -> list[dict[str, object]]:
@@ -426,7 +428,11 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         return EXIT_USAGE
     profile = Profile(args.profile)
     baseline = ci.prepare(args, profile)
+    started = time.monotonic()
     rows = check.check_rows(command, profile, timing, era_of_version(args.version), limit=args.time_limit)
+    seconds = time.monotonic() - started
+    if args.junit_xml is not None:  # each failure in the XML names a reproducer file
+        ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml))
     if args.html is not None:
         label = compare_command.default_labels([command])[0]
         result = compare_command.combine([command], [label], [rows], profile)
@@ -443,7 +449,8 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
             table.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
         _print_table(["ID", "LEVEL", "STATUS", "NOTE"], table)
         print(statuses.summary(rows, check.check_cause(rows)))
-    return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline)
+    shown = {TARGET: compare_command.default_labels([command])[0]}
+    return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline, shown, seconds)
 
 
 def _explain(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -138,16 +139,22 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
     profile = Profile(args.profile)
+    started = time.monotonic()
     try:
         baseline = ci.prepare(args, profile)
         result = matrix(commands, labels, profile, timing, era_of_version(args.version))
     except (TargetError, BaselineError) as exc:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    seconds = time.monotonic() - started
+    columns = by_label(result)
+    if args.junit_xml is not None:  # each failure in the XML names a reproducer file
+        for label, command in zip(labels, commands, strict=True):
+            ci.save_reproducers(columns[label], command, profile, ci.reproducers_beside(args.junit_xml, label))
     print(json.dumps(result, indent=2) if args.json else render(result))
     if args.html is not None:
         write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
-    return ci.conclude(args, profile, "mcpref compare", by_label(result), baseline)
+    return ci.conclude(args, profile, "mcpref compare", columns, baseline, {label: label for label in labels}, seconds)
 
 
 def by_label(result: dict[str, object]) -> dict[str, list[dict[str, object]]]:

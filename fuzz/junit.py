@@ -1,10 +1,17 @@
 """Results as JUnit XML, the format CI systems read: one test case per rule and target.
 
 A failing rule is a ``<failure>`` whose text holds each finding, its transcript and the
-pasteable reproducer; a warning passes, with the finding in ``<system-out>`` and a
-``status`` property; a rule untested or not applicable is ``<skipped>``, with the reason. Held to a baseline,
-an expected failure is ``<skipped>`` (saying so, with the finding), and a listed rule that
-no longer fails is a ``<failure>``: the baseline must lose it.
+pasteable reproducer; a warning passes, with the finding in ``<system-out>``; a rule untested
+or not applicable is ``<skipped>``, with the reason. Held to a baseline, an expected failure is
+``<skipped>`` (saying so, with the finding), and a listed rule that no longer fails is a
+``<failure>``: the baseline must lose it.
+
+The document keeps to the elements and attributes of the widely read ``junit-10.xsd``
+(https://github.com/jenkinsci/xunit-plugin, ``src/main/resources/.../xsd/junit-10.xsd``): no
+properties under a test case, no ``skipped`` count on ``<testsuites>``. Each target's test cases
+have a class name of their own (``mcpref.`` and the target's name), so that the results of two
+servers merged by a CI system stay apart. A rule has no time of its own (a scenario exercises
+several rules), so only the run's time is given, on the suites.
 """
 
 from __future__ import annotations
@@ -42,10 +49,15 @@ def describe(findings: object) -> str:
     return _safe("\n\n".join(blocks))
 
 
-def _case(suite: ElementTree.Element, label: str, row: Row, verdict: Verdict | None) -> str:
+def classname(shown: str) -> str:
+    """``mcpref.`` and the target's name, without the dots that CI systems read as packages."""
+    return "mcpref." + re.sub(r"[^A-Za-z0-9_-]+", "_", shown).strip("_")
+
+
+def _case(suite: ElementTree.Element, label: str, shown: str, row: Row, verdict: Verdict | None) -> str:
     """Add the test case of ``row``; returns its outcome: passed, failed or skipped."""
     rule, status = str(row["id"]), str(row["status"])
-    case = ElementTree.SubElement(suite, "testcase", classname=f"mcpref.{label}", name=rule, time="0")
+    case = ElementTree.SubElement(suite, "testcase", classname=classname(shown), name=rule)
     text = describe(row.get("findings"))
     if verdict is not None and rule in verdict.fixed.get(label, []):
         element = ElementTree.SubElement(case, "failure", message="listed in the baseline, and no longer fails")
@@ -69,29 +81,38 @@ def _case(suite: ElementTree.Element, label: str, row: Row, verdict: Verdict | N
     if status == statuses.NOT_APPLICABLE:
         ElementTree.SubElement(case, "skipped", message="not applicable to this server or version")
         return "skipped"
-    properties = ElementTree.SubElement(case, "properties")
-    ElementTree.SubElement(properties, "property", name="status", value=status)
-    ElementTree.SubElement(properties, "property", name="level", value=str(row.get("level", "")))
     if status == "warn":
-        ElementTree.SubElement(case, "system-out").text = text
+        ElementTree.SubElement(case, "system-out").text = f"warn ({row.get('level', '')}):\n{text}"
     return "passed"
 
 
-def document(name: str, results: Mapping[str, Sequence[Row]], verdict: Verdict | None = None) -> str:
-    """``results``: target label -> one row per rule."""
+def document(
+    name: str,
+    results: Mapping[str, Sequence[Row]],
+    verdict: Verdict | None = None,
+    shown: Mapping[str, str] | None = None,
+    seconds: float | None = None,
+) -> str:
+    """``results``: target label -> one row per rule; ``shown``: label -> the target's name (the
+    label itself by default); ``seconds``: how long the whole run took."""
     root = ElementTree.Element("testsuites", name=name)
-    totals = {"tests": 0, "failures": 0, "skipped": 0}
+    totals = {"tests": 0, "failures": 0}
     for label, rows in results.items():
-        suite = ElementTree.SubElement(root, "testsuite", name=f"{name}: {label}")
-        outcomes = [_case(suite, label, row, verdict) for row in rows]
+        target = (shown or {}).get(label, label)
+        suite = ElementTree.SubElement(root, "testsuite", name=f"{name}: {target}")
+        outcomes = [_case(suite, label, target, row, verdict) for row in rows]
         counts = {"tests": len(outcomes), "failures": outcomes.count("failed"), "skipped": outcomes.count("skipped")}
         for key, value in counts.items():
             suite.set(key, str(value))
-            totals[key] += value
+        for key in totals:  # junit-10.xsd has no skipped count on <testsuites>
+            totals[key] += counts[key]
         suite.set("errors", "0")
-        suite.set("time", "0")
+        if seconds is not None and len(results) == 1:
+            suite.set("time", f"{seconds:.3f}")
     for key, value in totals.items():
         root.set(key, str(value))
     root.set("errors", "0")
+    if seconds is not None:
+        root.set("time", f"{seconds:.3f}")
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"

@@ -7,6 +7,7 @@ lists that no longer fails must come off it (exit 1); only then is the run clean
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 FOUND = ["FRAME-UTF8", "RPC-PARSE-ERROR"]  # what check finds in SILENT
+CLASS = "mcpref.silent_on_parse_error_py"  # its test cases' class name
 
 
 def mcpref(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -80,9 +82,50 @@ def test_check_writes_a_baseline_then_holds_to_it(tmp_path: Path) -> None:
     assert mcpref("check", "--baseline", str(written), "--", *SILENT).returncode == 2
 
 
+# What junit-10.xsd allows, the schema most CI systems read JUnit XML by (https://github.com/jenkinsci/
+# xunit-plugin/blob/master/src/main/resources/org/jenkinsci/plugins/xunit/types/model/xsd/junit-10.xsd):
+# element -> (children allowed, attributes allowed, attributes required).
+_OUTCOME = (set[str](), {"type", "message"}, set[str]())
+_TEXT = (set[str](), set[str](), set[str]())
+JUNIT_10: dict[str, tuple[set[str], set[str], set[str]]] = {
+    "testsuites": ({"testsuite"}, {"name", "time", "tests", "failures", "errors"}, set()),
+    "testsuite": (
+        {"testsuite", "properties", "testcase", "system-out", "system-err"},
+        {"name", "tests", "failures", "errors", "group", "time", "skipped", "timestamp", "hostname", "id", "package",
+         "file", "log", "url"},
+        {"name", "tests", "failures", "errors"},
+    ),
+    "properties": ({"property"}, set(), set()),
+    "property": (set(), {"name", "value"}, {"name", "value"}),
+    "testcase": (
+        {"skipped", "error", "failure", "rerunFailure", "rerunError", "flakyFailure", "flakyError", "system-out",
+         "system-err"},
+        {"name", "time", "classname", "group"},
+        {"name"},
+    ),
+    "failure": _OUTCOME,
+    "error": _OUTCOME,
+    "skipped": _OUTCOME,
+    "system-out": _TEXT,
+    "system-err": _TEXT,
+}
+SUREFIRE_TIME = re.compile(r"(([0-9]{0,3},)*[0-9]{3}|[0-9]{0,3})*(\.[0-9]*)?")
+
+
+def assert_junit_10(element: ElementTree.Element) -> None:
+    children, allowed, required = JUNIT_10[element.tag]
+    assert {child.tag for child in element} <= children, (element.tag, [child.tag for child in element])
+    assert required <= set(element.attrib) <= allowed, (element.tag, element.attrib)
+    if element.tag in ("testsuites", "testsuite") and "time" in element.attrib:
+        assert SUREFIRE_TIME.fullmatch(element.get("time", "")), element.get("time")
+    for child in element:
+        assert_junit_10(child)
+
+
 def cases(path: Path) -> dict[str, ElementTree.Element]:
     root = ElementTree.parse(path).getroot()
     assert root.tag == "testsuites"
+    assert_junit_10(root)
     return {f"{case.get('classname')}/{case.get('name')}": case for case in root.iter("testcase")}
 
 
@@ -93,20 +136,25 @@ def test_junit_xml_has_a_test_case_per_rule_with_the_reproducer_in_each_failure(
     found = cases(report)
     assert len(found) == len(RULES)
     failed = {name for name, case in found.items() if case.find("failure") is not None}
-    assert failed == {f"mcpref.target/{rule}" for rule in FOUND}
-    failure = found["mcpref.target/RPC-PARSE-ERROR"].find("failure")
+    assert failed == {f"{CLASS}/{rule}" for rule in FOUND}  # named after the server: two servers stay apart
+    failure = found[f"{CLASS}/RPC-PARSE-ERROR"].find("failure")
     assert failure is not None and failure.text is not None
     assert failure.get("type") == "MUST" and "shell: { printf " in failure.text and "-> pas du json" in failure.text
+    replay = [line for line in failure.text.splitlines() if line.startswith("reproducer: mcpref replay ")]
+    saved = Path(replay[0].split()[-1])  # one a finding
+    assert saved.parent == tmp_path / "check-reproducers" and saved.exists()
+    assert "fail RPC-PARSE-ERROR:" in mcpref("replay", str(saved)).stdout
     skipped = {name for name, case in found.items() if case.find("skipped") is not None}
-    assert "mcpref.target/STDIO-SIGNALS" in skipped  # not exercised by the corpus
+    assert f"{CLASS}/STDIO-SIGNALS" in skipped  # not exercised by the corpus
     root = ElementTree.parse(report).getroot()
     assert (root.get("tests"), root.get("failures")) == (str(len(RULES)), "2")
+    assert float(root.get("time", "0")) > 0 and root.find("testsuite/testcase[@time]") is None
 
     # Held to a baseline that lists them, they are expected failures: skipped, saying so.
     baseline = tmp_path / "baseline.json"
     baseline.write_text(dump(Profile.SPEC, {"target": set(FOUND)}))
     assert mcpref("check", "--baseline", str(baseline), "--junit-xml", str(report), "--", *SILENT).returncode == 0
-    expected = cases(report)["mcpref.target/RPC-PARSE-ERROR"].find("skipped")
+    expected = cases(report)[f"{CLASS}/RPC-PARSE-ERROR"].find("skipped")
     assert expected is not None and expected.get("message") == "expected failure (baseline)"
 
 
@@ -128,7 +176,7 @@ def test_a_fuzz_campaign_is_held_to_a_baseline(tmp_path: Path) -> None:
     assert mcpref(*argv, "--write-baseline", str(baseline), "--", *SILENT).returncode == 1
     # Seed 1 finds it at case 4 of 20; the rerun replays it from the campaign's database.
     assert json.loads(baseline.read_text())["expected_failures"] == {"target": ["RPC-PARSE-ERROR"]}
-    failure = cases(report)["mcpref.target/RPC-PARSE-ERROR"].find("failure")
+    failure = cases(report)[f"{CLASS}/RPC-PARSE-ERROR"].find("failure")
     assert failure is not None and failure.text is not None and "reproducer: " in failure.text
     assert mcpref(*argv, "--baseline", str(baseline), "--", *SILENT).returncode == 0
 
