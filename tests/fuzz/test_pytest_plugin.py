@@ -66,3 +66,69 @@ def test_a_server_that_exits_at_once_fails_once_and_skips_the_rest_with_the_reas
     result = project.runpytest_subprocess("--mcp-server", dead, "-rs")
     result.assert_outcomes(passed=1, failed=1, skipped=len(RULES) - 1)
     result.stdout.fnmatch_lines(["*STDIO-SURVIVE (MUST) fails*", "*RPC-PARSE-ERROR: untested: the server exited with status 3*"])
+
+
+# A server that notes which process started it, then is the silent one.
+NOTED = """
+import os, runpy, sys
+with open(sys.argv[1], "a") as log:
+    log.write(f"{os.getppid()}\\n")
+runpy.run_path(sys.argv[2], run_name="__main__")
+"""
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_the_rules_are_collected_selected_and_addressed_like_any_test(project: pytest.Pytester) -> None:
+    project.makefile(".toml", pyproject="[tool.pytest.ini_options]\nmcp_profile = 'spec'\n")
+    collected = project.runpytest_subprocess("--mcp-server", SILENT, "--collect-only", "-q")
+    collected.stdout.fnmatch_lines([f"{1 + len(RULES)} tests collected*"])
+    assert "pyproject.toml::mcpref::RPC-PARSE-ERROR" in collected.stdout.str()
+    # A node id it printed is taken back; -k selects among the rules; without a cache provider too.
+    one = project.runpytest_subprocess("--mcp-server", SILENT, "pyproject.toml::mcpref::RPC-PARSE-ERROR", "-p", "no:cacheprovider")
+    one.assert_outcomes(failed=1)
+    chosen = project.runpytest_subprocess("--mcp-server", SILENT, "-k", "RPC-PARSE-ERROR or test_own", "-p", "no:cacheprovider")
+    chosen.assert_outcomes(passed=1, failed=1)
+    chosen.stdout.fnmatch_lines([f"*{len(RULES) - 1} deselected*"])
+    # A run that names a file of its own runs that file alone.
+    project.runpytest_subprocess("--mcp-server", SILENT, "test_own.py").assert_outcomes(passed=1)
+
+
+def test_a_bad_option_is_one_usage_error(project: pytest.Pytester) -> None:
+    (project.path / "bad.json").write_text("{")
+    for options in (
+        ["--mcp-server", "no-such-server --stdio"],
+        ["--mcp-server", SILENT, "--mcp-baseline", "bad.json"],
+        ["--mcp-server", SILENT, "--mcp-profile", "lax"],
+        ["--mcp-server", SILENT, "--mcp-version", "1999-01-01"],
+    ):
+        refused = project.runpytest_subprocess(*options)
+        assert refused.ret == pytest.ExitCode.USAGE_ERROR, options
+        assert refused.stderr.str().count("ERROR: --mcp-") == 1 and "Traceback" not in refused.stderr.str()
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_under_xdist_the_corpus_runs_once_in_the_controller(project: pytest.Pytester) -> None:
+    project.makepyfile(noted=NOTED)
+    log = project.path / "starts.log"
+    command = shlex.join([sys.executable, "noted.py", str(log), str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")])
+    result = project.runpytest_subprocess("--mcp-server", command, "-n", "2")
+    result.assert_outcomes(passed=1 + len(RULES) - len(FOUND) - UNEXERCISED, failed=len(FOUND), skipped=UNEXERCISED)
+    parents = set(log.read_text().split())
+    assert len(parents) == 1, parents  # one process ran every scenario: not each worker
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_servers_from_the_ini_file_each_get_their_tests_and_their_baseline_entry(project: pytest.Pytester) -> None:
+    reference = shlex.join([sys.executable, "-m", "mcpref.reference"])
+    baseline = project.path / "baseline.json"
+    baseline.write_text(dump(Profile.SPEC, {"ref": set(), "silent": FOUND}))
+    project.makefile(
+        ".ini",
+        pytest=f"[pytest]\nmcp_server =\n    {reference}\n    {SILENT}\nmcp_label =\n    ref\n    silent\n"
+        f"mcp_baseline = {baseline}\n",
+    )
+    result = project.runpytest_subprocess("-rx")
+    outcomes = result.parseoutcomes()
+    assert (outcomes.get("failed", 0), outcomes["xfailed"]) == (0, len(FOUND))
+    assert outcomes["passed"] + outcomes["skipped"] == 1 + 2 * len(RULES) - len(FOUND)
+    result.stdout.fnmatch_lines(["*pytest.ini::mcpref?silent?::RPC-PARSE-ERROR*expected failure (baseline)*"])
