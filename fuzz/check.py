@@ -15,8 +15,9 @@ from __future__ import annotations
 import contextlib
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from mcpref.fuzz.oracle import Finding, Observation, Profile, Status, judge
 from mcpref.fuzz.oracle_modern import speaks_modern
@@ -239,3 +240,54 @@ def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     if any(OUTLASTED in str(row.get("reason", "")) for row in rows):
         return f"the server {OUTLASTED} before answering"
     return "the server stopped answering before answering"
+
+
+# The Python API: ``mcpref.check(argv)``, for people who write their own assertions.
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    id: str
+    level: str  # MUST, MUST NOT, SHOULD, reference decision, measurement
+    status: str  # pass, warn, fail, untested or n/a (``statuses``)
+    findings: tuple[Mapping[str, object], ...]  # as ``check --json`` gives them
+    reason: str  # why untested; "" otherwise
+
+
+@dataclass(frozen=True)
+class Report:
+    command: tuple[str, ...]
+    profile: str
+    cause: str | None  # why nothing could be judged, when nothing could
+    rules: tuple[RuleResult, ...]  # one per rule, in the registry's order
+
+    def __getitem__(self, rule: str) -> RuleResult:
+        return next(result for result in self.rules if result.id == rule)
+
+    @property
+    def failed(self) -> list[str]:
+        """The rules that fail under the report's profile."""
+        return [result.id for result in self.rules if result.status == statuses.FAIL]
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    profile: str = "spec",
+    protocol_version: str | None = None,
+    time_limit: float = 600.0,
+) -> Report:
+    """``mcpref check`` on ``argv`` (started without a shell), as a ``Report``; raises ``TargetError``
+    for a command that cannot be started and ``ValueError`` for an unknown profile or version."""
+    from .corpus_modern import VERSION_NAMES, era_of_version
+
+    if protocol_version is not None and protocol_version not in VERSION_NAMES:
+        raise ValueError(f"unknown protocol version {protocol_version!r}")
+    rows = check_rows(list(argv), Profile(profile), Timing(), era_of_version(protocol_version), limit=time_limit)
+    results = []
+    for row in rows:
+        findings = row["findings"]
+        assert isinstance(findings, list)
+        results.append(RuleResult(str(row["id"]), str(row["level"]), str(row["status"]), tuple(findings),
+                                  str(row.get("reason", ""))))  # fmt: skip
+    return Report(tuple(argv), profile, check_cause(rows), tuple(results))

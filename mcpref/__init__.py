@@ -5,5 +5,23 @@ library only) and ``mcpref.fuzz`` (the oracle, the fuzzer and the command line).
 this package imports neither.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcpref.fuzz.check import Report
+
 # The one spelling of the version: pyproject.toml reads it, and the reference announces it.
 __version__ = "0.1.0"
+
+
+def check(
+    argv: Sequence[str], *, profile: str = "spec", protocol_version: str | None = None, time_limit: float = 600.0
+) -> Report:
+    """``mcpref check`` on a server command (an argv list, started without a shell), as a
+    ``mcpref.fuzz.check.Report``: ``report.failed``, ``report["RPC-PARSE-ERROR"].status``."""
+    from mcpref.fuzz.check import run
+
+    return run(argv, profile=profile, protocol_version=protocol_version, time_limit=time_limit)

@@ -238,3 +238,17 @@ def test_a_campaign_that_stops_before_its_case_budget_says_why(tmp_path: Path) -
     assert done.returncode == 0 and "stopped before its 100000 cases: the time budget ran out" in done.stdout
     finished = mcpref("fuzz", "--max-cases", "3", "--budget", "60", "--seed", "1", "--campaign-dir", str(tmp_path))
     assert finished.returncode == 0 and "stopped before" not in finished.stdout
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_the_python_api_gives_the_verdicts_of_check() -> None:
+    import mcpref
+    from mcpref.fuzz.check import Report
+
+    report = mcpref.check(SILENT)
+    assert isinstance(report, Report) and report.failed == ["FRAME-UTF8", "RPC-PARSE-ERROR"]
+    assert report["RPC-PARSE-ERROR"].level == "MUST" and report["RPC-PARSE-ERROR"].findings
+    assert report["RPC-ID-ECHO"].status == "pass" and report.cause is None
+    assert [result.id for result in report.rules] == [rule.id for rule in RULES]
+    with pytest.raises(ValueError, match="unknown protocol version"):
+        mcpref.check(SILENT, protocol_version="1999-01-01")
