@@ -10,11 +10,13 @@ what they found is shrunk until N more cases have run at most. A budget in secon
 enforced from inside the test: once it is spent, a ``_BudgetSpent`` (not an
 ``Exception``, so Hypothesis does not take it for a failure) ends the run; shrinking
 already under way may use a few seconds of grace. Hypothesis stops searching soon after the
-last new failure it finds; a campaign with a time budget (and no case budget) then starts a new
-round, a Hypothesis run of its own with a seed derived from the campaign's, in which the rules
-already found broken no longer count as failures: it searches on for others until the budget is
-spent. A round also ends after ``ROUND_CASES`` cases, so that what Hypothesis keeps of every case
-(a cache, a tree of tried choices) is dropped before it grows. A seed and a case budget give the same
+last new failure it finds; a campaign then starts a new round, a Hypothesis run of its own with a
+seed derived from the campaign's, in which the rules already found broken no longer count as
+failures: it searches on for others until its budget, in seconds or in cases, is spent (a
+campaign that replays a failure from the database, which Hypothesis finds at once and then
+stops at, still runs its N cases). A round also ends after
+``ROUND_CASES`` cases, so that what Hypothesis keeps of every case (a cache, a tree of tried
+choices) is dropped before it grows. A seed and a case budget give the same
 cases on any machine: what a case shows does not depend on the machine's speed
 (``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
 (``_reproducible``).
@@ -443,9 +445,10 @@ class Campaign:
         @given(case=modern_cases() if self.era is Era.MODERN else cases(self.version))
         def probe(case: Case) -> None:
             now = time.monotonic()
+            shrinking = bool(set(self.best) - known)  # a failure new in this round: it gets the grace
             if (
-                now > deadline + (GRACE_SECONDS if set(self.best) - known else 0.0)
-                or (self.max_cases is not None and self.stats.cases >= 2 * self.max_cases)
+                now > deadline + (GRACE_SECONDS if shrinking else 0.0)
+                or (self.max_cases is not None and self.stats.cases >= (2 if shrinking else 1) * self.max_cases)
                 or (self.stopped and self.stopped())
             ):
                 raise _BudgetSpent
@@ -513,9 +516,11 @@ class Campaign:
                     raise  # anything else is our bug, and must surface
                 if raised.subgroup((_BudgetSpent, OutOfTime)) is not None:
                     return self._spent()
-            # The failures are in self.best, each at its smallest. A case budget is all generated
-            # by then, or Hypothesis judged the search done: --max-cases campaigns end here.
-            return self.max_cases is None and not (self.stopped and self.stopped())
+            # The failures are in self.best, each at its smallest. Hypothesis stops soon after the last
+            # new one, however few cases it ran (a failure replayed from a shared database is found at
+            # once): a case budget not yet spent is spent searching on, in a new round, as a time budget is.
+            unspent = self.max_cases is None or self.stats.cases < self.max_cases
+            return unspent and not (self.stopped and self.stopped())
         return False  # no new failure: the search is exhausted
 
     def _spent(self) -> bool:

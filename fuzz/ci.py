@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mcpref.fuzz.oracle import Profile
+from mcpref.reference.rules import RULES
 
 from . import baseline as baselines
 from . import junit, statuses
@@ -68,6 +69,25 @@ def conclude(
     for line in verdict.lines():
         print(line, file=sys.stderr)
     return EXIT_CLEAN if verdict.held else EXIT_FOUND
+
+
+def fuzz_rows(report: dict[str, object]) -> list[dict[str, object]]:
+    """A row per rule the campaign found broken, failing or warned, as ``check`` gives them.
+
+    A rule a campaign did not find broken is not listed: its cases are drawn at random, and that
+    none of them broke a rule says nothing of whether any exercised it (``statuses``).
+    """
+    found: dict[str, tuple[str, dict[str, object]]] = {}
+    for status, key in ((statuses.FAIL, "failures"), (statuses.WARN, "warnings")):
+        entries = report[key]
+        assert isinstance(entries, list)
+        for entry in entries:
+            found.setdefault(str(entry["id"]), (status, entry))
+    return [
+        {"id": rule.id, "level": rule.level.value, "status": found[rule.id][0], "findings": [found[rule.id][1]]}
+        for rule in RULES
+        if rule.id in found
+    ]
 
 
 def reproducers_beside(junit_xml: Path, label: str | None = None) -> Path:

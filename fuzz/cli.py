@@ -10,6 +10,7 @@
                    -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
     mcpref vectors export DIR
     mcpref explain FILE [--timeout S]
+    mcpref merge   REPORT... [--report PATH] [CI]
 
     WAIT: [--idle-limit S] [--wait-limit S]   (how long a target is waited for: ``fuzz.waiting``)
     CI:   [--baseline FILE] [--write-baseline FILE] [--junit-xml PATH]   (``fuzz.ci``)
@@ -32,19 +33,20 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from mcpref import __version__
 from mcpref.fuzz.oracle import Finding, Profile, Status, judge
 from mcpref.reference import server
-from mcpref.reference.rules import BY_ID, RULES
+from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import Era
 
 from . import check, ci, html, statuses, waiting
 from . import compare as compare_command
 from . import explain as explain_command
+from . import merge as merge_command
 from . import vectors as vectors_command
 from .baseline import TARGET, BaselineError
 from .campaign import (
@@ -67,6 +69,7 @@ from .report import (
     reproducer_json,
     session_transcript,
     shell_line,
+    table,
     transcript,
     write_atomic,
 )
@@ -216,6 +219,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=30.0, metavar="SECONDS", help="for the model's answer (default 30)"
     )
 
+    merge = commands.add_parser(
+        "merge",
+        help="merge the fuzz --report files of several workers into one report",
+        usage="mcpref merge REPORT... [--report PATH] [CI]",
+        epilog=_epilog(
+            "Each rule found broken is listed once, with the smallest case any worker kept; reports of "
+            "another command, profile or era are refused.",
+            EXIT_HELP,
+        ),
+    )
+    merge_command.add_arguments(merge)
+
     vectors = commands.add_parser("vectors", help="the fixed corpus as language-neutral test vectors")
     vector_commands = vectors.add_subparsers(dest="vectors_command", required=True)
     export = vector_commands.add_parser("export", help="write one JSON file per scenario, index.json and SCHEMA.md")
@@ -242,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         return vectors_command.run(args)
     if args.command == "explain":
         return _explain(args)
+    if args.command == "merge":
+        return merge_command.run(args)
     try:
         timing = Timing(patience=waiting.from_arguments(args))
     except ValueError as exc:
@@ -311,26 +328,7 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     shown = {TARGET: compare_command.default_labels([command])[0]}
     seconds = time.monotonic() - began
-    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: _fuzz_rows(report)}, baseline, shown, seconds)
-
-
-def _fuzz_rows(report: dict[str, object]) -> list[dict[str, object]]:
-    """A row per rule the campaign found broken, failing or warned, as ``check`` gives them.
-
-    A rule a campaign did not find broken is not listed: its cases are drawn at random, and that
-    none of them broke a rule says nothing of whether any exercised it (``statuses``).
-    """
-    found: dict[str, tuple[str, dict[str, object]]] = {}
-    for status, key in ((statuses.FAIL, "failures"), (statuses.WARN, "warnings")):
-        entries = report[key]
-        assert isinstance(entries, list)
-        for entry in entries:
-            found.setdefault(str(entry["id"]), (status, entry))
-    return [
-        {"id": rule.id, "level": rule.level.value, "status": found[rule.id][0], "findings": [found[rule.id][1]]}
-        for rule in RULES
-        if rule.id in found
-    ]
+    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: ci.fuzz_rows(report)}, baseline, shown, seconds)
 
 
 def _fuzz_report(
@@ -402,7 +400,7 @@ def _print_fuzz_summary(
         # A target that holds every wait to the end of the budget lets no case end: nothing is claimed.
         print("no divergence found" if stats.cases else "no case ran to its end within the budget: nothing is claimed")
         return
-    _print_table(["ID", "LEVEL", "STATUS", "FINDING"], rows)
+    print(table(["ID", "LEVEL", "STATUS", "FINDING"], rows))
     for failure in kept:
         path = _reproducer_path(failure, profile, directory)
         case = failure.case
@@ -414,12 +412,6 @@ def _print_fuzz_summary(
         shell = None if failure.needs_timing else shell_line(command, failure.case.stream, era=era)
         if shell is not None:
             print(f"  shell: {shell}")
-
-
-def _print_table(header: list[str], rows: Sequence[tuple[str, ...]]) -> None:
-    widths = [max(len(str(row[i])) for row in [tuple(header), *rows]) for i in range(len(header) - 1)]
-    for row in [tuple(header), *rows]:
-        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + str(row[-1]))
 
 
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
@@ -441,13 +433,13 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         document = {"command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows}
         print(json.dumps(document, indent=2))
     else:
-        table = []
+        shown_rows = []
         for row in rows:
             findings = row["findings"]
             assert isinstance(findings, list)
             note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else str(row.get("reason", ""))
-            table.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
-        _print_table(["ID", "LEVEL", "STATUS", "NOTE"], table)
+            shown_rows.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
+        print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown_rows))
         print(statuses.summary(rows, check.check_cause(rows)))
     shown = {TARGET: compare_command.default_labels([command])[0]}
     return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline, shown, seconds)

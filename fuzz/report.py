@@ -57,6 +57,16 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """Columns padded to their widest cell, the last one left as it is (a finding's text)."""
+    lines = [tuple(header), *rows]
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(header) - 1)]
+    return "\n".join(
+        "  ".join(str(cell).ljust(width) for cell, width in zip(line, widths, strict=False)) + "  " + str(line[-1])
+        for line in lines
+    )
+
+
 def printf_argument(data: bytes) -> str:
     """``data`` as a single-quoted printf format that reproduces it byte for byte."""
     out = []

@@ -109,6 +109,17 @@ def assert_replays_as_filed(failures: list[dict[str, object]]) -> None:
         assert f"fail {failure['id']}:" in replayed.stdout, (failure["id"], replayed.stdout[-2000:])
 
 
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_a_campaign_that_replays_a_failure_still_spends_its_case_budget_searching(tmp_path: Path) -> None:
+    # The second campaign shares the first's database: Hypothesis replays the failure at once, and
+    # on its own would stop there (3 cases of 30 once, as a scale-out worker did).
+    target = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
+    campaign(tmp_path, "silent", "spec", target, 30)
+    status, report = campaign(tmp_path, "silent", "spec", target, 30, "--seed", "3")
+    assert status == 1 and "RPC-PARSE-ERROR" in {f["id"] for f in report["failures"]}  # type: ignore[attr-defined]
+    assert isinstance(report["cases"], int) and report["cases"] >= 30
+
+
 @pytest.mark.spec("LIFE-SECOND-INIT")
 def test_a_warning_comes_with_a_reproducer_that_replay_confirms(tmp_path: Path) -> None:
     # A reference decision: under spec, the second initialize accepted is a warning, not a failure.
@@ -208,14 +219,14 @@ def test_a_server_that_drops_the_answers_it_owes_at_eof_fails_check_in_strict_on
 
 
 @pytest.mark.spec("LIFE-SERVER-EARLY")
-def test_a_time_budget_searches_on_after_hypothesis_stops_at_its_failures() -> None:
+def test_a_budget_in_cases_or_seconds_searches_on_after_hypothesis_stops_at_its_failures() -> None:
     from mcpref.fuzz.campaign import Campaign
     from mcpref.fuzz.oracle import Profile
 
     # Every case of this server fails, from the first: Hypothesis soon judges the search done.
     target = [sys.executable, str(BUGGY / "early_list_changed.py")]
     counted = Campaign(target, profile=Profile.STRICT, max_cases=60, seed=1).run()
-    assert counted.stats.rounds == 1 and counted.stats.cases < 60  # --max-cases: as Hypothesis decides
+    assert counted.stats.rounds >= 2 and counted.stats.cases >= 60
     timed = Campaign(target, profile=Profile.STRICT, budget=600, seed=1)
     timed.stopped = lambda: timed.stats.cases >= 60  # the end of a time budget, without the clock
     outcome = timed.run()
