@@ -23,7 +23,7 @@ from mcpref.fuzz.oracle import Profile
 from . import ci
 from .baseline import TARGET, BaselineError
 from .compare import default_labels
-from .report import table, write_atomic
+from .report import load_document, table, write_atomic
 
 EXIT_USAGE = 2
 _SAME = ("command", "profile", "era")  # what makes reports those of one campaign
@@ -81,13 +81,8 @@ def merge(paths: Sequence[Path]) -> dict[str, object]:
 
 
 def _load(path: Path) -> dict[str, object]:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise MergeError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError):
-        raise MergeError(f"{path} is not JSON") from None
-    if not isinstance(document, dict) or "failures" not in document or "command" not in document:
+    document = load_document(path, None, MergeError)
+    if "failures" not in document or "command" not in document:
         raise MergeError(f"{path} is not a fuzz --report file")
     return document
 

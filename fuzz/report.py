@@ -194,16 +194,17 @@ def reproducer_json(
     return json.dumps(document, indent=2) + "\n"
 
 
-def load_document(path: Path, form: str, error: type[Exception]) -> dict[str, object]:
-    """The JSON object in ``path``, whose ``format`` must be ``form``; ``error`` says what is wrong."""
+def load_document(path: Path, form: str | None, error: type[Exception]) -> dict[str, object]:
+    """The JSON object in ``path``, whose ``format`` must be ``form`` (any without one); ``error``
+    says what is wrong."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise error(f"cannot read {path}: {exc.strerror or exc}") from None
     except (ValueError, RecursionError):
         raise error(f"{path} is not JSON") from None
-    if not isinstance(document, dict) or document.get("format") != form:
-        raise error(f"{path} is not a {form} file")
+    if not isinstance(document, dict) or (form is not None and document.get("format") != form):
+        raise error(f"{path} is not a {form or 'JSON object'} file")
     return document
 
 
