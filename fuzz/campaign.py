@@ -253,8 +253,10 @@ class Campaign:
         database: ExampleDatabase | None = None,
         timing: Timing | None = None,
         progress: Callable[[Progress], None] | None = None,
+        rules: frozenset[str] | None = None,
     ) -> None:
         self.argv = argv
+        self.rules = rules  # the rules judged (``fuzz.selection``); None: every rule
         self.profile = profile
         self.budget = budget
         self.max_cases = max_cases  # cases generated at most (Hypothesis's max_examples); as many to shrink
@@ -295,6 +297,7 @@ class Campaign:
             version=self.version,
             database=self.database,
             timing=self.timing,
+            rules=self.rules,
         )
         job.attributing = False
         return job
@@ -455,6 +458,8 @@ class Campaign:
             if self.max_cases is None and self.stats.cases - self._round_start >= ROUND_CASES:
                 raise _RoundSpent
             run, findings = self.execute(case)
+            if self.rules is not None:  # a rule left out is no failure, nor a warning
+                findings = [finding for finding in findings if finding.rule in self.rules]
             self.stats.cases += 1
             for finding in findings:
                 if finding.status(self.profile) is Status.WARN:

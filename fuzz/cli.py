@@ -43,7 +43,7 @@ from mcpref.reference import server
 from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import Era
 
-from . import check, ci, html, statuses, waiting
+from . import check, ci, html, selection, statuses, waiting
 from . import compare as compare_command
 from . import explain as explain_command
 from . import merge as merge_command
@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", type=int, default=1, help="campaigns side by side, one process and seed each (default 1)"
     )
     fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+    selection.add_arguments(fuzz)
     ci.add_arguments(fuzz)
     waiting.add_arguments(fuzz)
 
@@ -169,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the results as a web page")
     add_era_argument(check)
+    selection.add_arguments(check)
     ci.add_arguments(check)
     waiting.add_arguments(check)
     check.add_argument(
@@ -261,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         return merge_command.run(args)
     try:
         timing = Timing(patience=waiting.from_arguments(args))
-    except ValueError as exc:
+        args.rules = selection.from_arguments(args) if args.command != "replay" else selection.Selection()
+    except (ValueError, selection.SelectionError) as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -317,8 +320,12 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         database=database,
         timing=timing,
         progress=stderr_progress if show else None,
+        rules=args.rules.rules if args.rules.narrowed else None,
     )
     outcome = run_jobs(args.jobs, campaign)
+    if args.rules.narrowed:  # an attribution may file a failure under a rule left out
+        chosen = [failure for failure in outcome.failures if args.rules.chosen(failure.rule)]
+        outcome = replace(outcome, failures=chosen)
     if show:
         sys.stderr.write("\n")
     era = era_of_version(args.version)
@@ -421,7 +428,8 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     profile = Profile(args.profile)
     baseline = ci.prepare(args, profile)
     started = time.monotonic()
-    rows = check.check_rows(command, profile, timing, era_of_version(args.version), limit=args.time_limit)
+    only = args.rules.rules if args.rules.narrowed else None
+    rows = check.check_rows(command, profile, timing, era_of_version(args.version), only, args.time_limit)
     seconds = time.monotonic() - started
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
         ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml))

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcpref.fuzz.oracle import Profile
-from mcpref.reference.rules import RULES
+from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import Era
 
-from . import ci, html, waiting
+from . import ci, html, selection, waiting
 from .baseline import BaselineError
 from .check import check_rows
 from .corpus_modern import add_era_argument, era_of_version
@@ -50,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the matrix as a web page")
     add_era_argument(parser)
+    selection.add_arguments(parser)
     ci.add_arguments(parser)
     waiting.add_arguments(parser)
 
@@ -74,24 +75,31 @@ def default_labels(commands: Sequence[Sequence[str]]) -> list[str]:
 
 
 def matrix(
-    commands: Sequence[list[str]], labels: Sequence[str], profile: Profile, timing: Timing, era: Era = Era.LEGACY
+    commands: Sequence[list[str]],
+    labels: Sequence[str],
+    profile: Profile,
+    timing: Timing,
+    era: Era = Era.LEGACY,
+    only: frozenset[str] | None = None,
 ) -> dict[str, object]:
-    """Every command through the corpus of ``era``; raises ``TargetError`` naming a command that cannot start."""
+    """Every command through the corpus of ``era`` (the rules of ``only``, with it); raises
+    ``TargetError`` naming a command that cannot start."""
     for label, command in zip(labels, commands, strict=True):
         try:
             run_case(command, [], timing, era=era)
         except TargetError as exc:
             raise TargetError(f"{label}: {exc}") from None
-    rows = [check_rows(command, profile, timing, era) for command in commands]
+    rows = [check_rows(command, profile, timing, era, only) for command in commands]
     return combine(commands, labels, rows, profile)
 
 
 def combine(
     commands: Sequence[list[str]], labels: Sequence[str], per_command: Sequence[list[dict[str, object]]], profile: Profile
 ) -> dict[str, object]:
-    """The matrix of ``check_rows`` results, one per command."""
+    """The matrix of ``check_rows`` results, one per command (each with a row for the same rules)."""
     rules: list[dict[str, object]] = []
-    for index, rule in enumerate(RULES):
+    for index, first in enumerate(per_command[0]):
+        rule = BY_ID[str(first["id"])]
         statuses: dict[str, object] = {}
         findings: dict[str, object] = {}
         for label, rows in zip(labels, per_command, strict=True):
@@ -142,7 +150,8 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
     started = time.monotonic()
     try:
         baseline = ci.prepare(args, profile)
-        result = matrix(commands, labels, profile, timing, era_of_version(args.version))
+        only = args.rules.rules if args.rules.narrowed else None
+        result = matrix(commands, labels, profile, timing, era_of_version(args.version), only)
     except (TargetError, BaselineError) as exc:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -12,7 +12,8 @@ pytest prints can be passed back to it; they join a run that collects directorie
 a session, before the first test (no test is charged for it), and under pytest-xdist once in the
 controller, whose workers receive its results. Options have ini twins (``mcp_server`` one
 command a line, ``mcp_label``, ``mcp_profile``, ``mcp_version``, ``mcp_baseline``); a bad one is
-one usage error. Commands are split as a shell would split them (``shlex``) and started without
+one usage error. ``--mcp-select`` and ``--mcp-ignore``, and ``[tool.mcpref]`` of the root folder's
+pyproject.toml, choose the rules (``fuzz.selection``). Commands are split as a shell would split them (``shlex``) and started without
 a shell. Without a server the plugin does nothing; it is registered by installing mcpref, and
 imports the rest of mcpref only when asked to run.
 """
@@ -61,6 +62,7 @@ class Setup:
     profile: str
     version: str | None
     expected: Mapping[str, frozenset[str]]  # baseline key -> the rules expected to fail
+    rules: frozenset[str] | None  # the rules selected (``fuzz.selection``); None: every rule
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -72,6 +74,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--mcp-profile", default=None, metavar="spec|strict", help="mcpref profile (default spec)")
     group.addoption("--mcp-version", default=None, metavar="V", help="run the corpus of this protocol version's era")
     group.addoption("--mcp-baseline", default=None, metavar="FILE", help="expected failures (mcpref-baseline/1)")
+    group.addoption("--mcp-select", default=None, metavar="IDS", help="only these rules: IDs or prefixes, comma-separated")
+    group.addoption("--mcp-ignore", default=None, metavar="IDS", help="not these rules: IDs or prefixes, comma-separated")
     parser.addini("mcp_server", "server commands for mcpref, one a line", type="linelist", default=[])
     parser.addini("mcp_label", "names of the mcp_server commands, one a line", type="linelist", default=[])
     parser.addini("mcp_profile", "mcpref profile: spec or strict", default="spec")
@@ -90,6 +94,7 @@ def _setup(config: pytest.Config) -> Setup:
     from .compare import default_labels
     from .corpus_modern import VERSION_NAMES
     from .oracle import Profile
+    from .selection import SelectionError, chosen, patterns
 
     commands = config.getoption("mcp_server") or config.getini("mcp_server")
     argvs = [shlex.split(command) for command in commands]
@@ -114,7 +119,12 @@ def _setup(config: pytest.Config) -> Setup:
         except BaselineError as exc:
             raise pytest.UsageError(f"--mcp-baseline: {exc}") from None
     servers = tuple(Server(label, argv, key) for label, argv, key in zip(labels, argvs, keys, strict=True))
-    return Setup(servers, profile, version, expected)
+    select, ignore = (config.getoption(f"mcp_{name}") for name in ("select", "ignore"))
+    try:
+        selected = chosen(config.rootpath, *(None if text is None else patterns(text) for text in (select, ignore)))
+    except SelectionError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    return Setup(servers, profile, version, expected, selected.rules if selected.narrowed else None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -195,7 +205,7 @@ def _run(config: pytest.Config) -> Rows:
     rows: Rows = {}
     for server in setup.servers:
         try:
-            found = check_rows(server.argv, profile, Timing(), era_of_version(setup.version))
+            found = check_rows(server.argv, profile, Timing(), era_of_version(setup.version), setup.rules)
         except TargetError as exc:
             raise pytest.UsageError(f"--mcp-server {shlex.join(server.argv)}: {exc}") from None
         save_reproducers(found, server.argv, profile, folder / server.label if len(setup.servers) > 1 else folder)
@@ -222,7 +232,12 @@ class ServerRules(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
         from mcpref.reference.rules import RULES
 
-        return [RuleItem.from_parent(self, name=rule.id, server=self.server) for rule in RULES]
+        chosen = self.config.stash[_SETUP].rules
+        return [
+            RuleItem.from_parent(self, name=rule.id, server=self.server)
+            for rule in RULES
+            if chosen is None or rule.id in chosen
+        ]
 
 
 class RuleItem(pytest.Item):

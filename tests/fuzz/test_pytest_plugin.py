@@ -132,3 +132,12 @@ def test_servers_from_the_ini_file_each_get_their_tests_and_their_baseline_entry
     assert (outcomes.get("failed", 0), outcomes["xfailed"]) == (0, len(FOUND))
     assert outcomes["passed"] + outcomes["skipped"] == 1 + 2 * len(RULES) - len(FOUND)
     result.stdout.fnmatch_lines(["*pytest.ini::mcpref?silent?::RPC-PARSE-ERROR*expected failure (baseline)*"])
+
+
+def test_the_rules_selected_in_pyproject_or_by_option_are_the_tests(project: pytest.Pytester) -> None:
+    project.makefile(".toml", pyproject='[tool.mcpref]\nselect = ["RPC"]\nignore = ["RPC-BATCH"]\n')
+    rpc = [rule.id for rule in RULES if rule.id.startswith("RPC-") and rule.id != "RPC-BATCH"]
+    listed = project.runpytest_subprocess("--mcp-server", SILENT, "--collect-only", "-q")
+    listed.stdout.fnmatch_lines([f"{1 + len(rpc)} tests collected*"])
+    narrowed = project.runpytest_subprocess("--mcp-server", SILENT, "--mcp-select", "RPC-PARSE-ERROR")
+    narrowed.assert_outcomes(passed=1, failed=1)

@@ -13,7 +13,7 @@ import pytest
 
 from mcpref.fuzz import action, statuses
 from mcpref.fuzz.baseline import Baseline, hold
-from mcpref.fuzz.cli import _fuzz_rows
+from mcpref.fuzz.ci import fuzz_rows
 from mcpref.fuzz.oracle import Profile
 from mcpref.reference.rules import RULES
 
@@ -97,7 +97,7 @@ def test_the_action_summary_says_untested_and_leads_with_the_cause(dead_on_arriv
 
 
 def test_a_campaign_lists_only_the_rules_it_found_broken() -> None:
-    rows = _fuzz_rows(
+    rows = fuzz_rows(
         {"failures": [{"id": "RPC-PARSE-ERROR", "message": "no answer"}], "warnings": [{"id": "FRAME-BOM"}]}
     )
     expected = {"FRAME-BOM": statuses.WARN, "RPC-PARSE-ERROR": statuses.FAIL}

@@ -69,7 +69,9 @@ def statuses_of(result: dict[str, Any]) -> dict[str, dict[str, str]]:
 @pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-LF-ONLY", "RPC-INVALID-PARAMS", "RPC-ONE-ANSWER", "LIFE-SECOND-INIT")
 def test_the_known_findings_against_the_official_sdk_servers_are_still_reported() -> None:
     columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]
-    result = compare_strict(columns)
+    # Only the scenarios that exercise the rules listed (19 of 41): each SDK server starts fresh for
+    # most of them, which is most of the time this test takes.
+    result = compare_strict(columns, "--select", ",".join(sorted({rule for known in KNOWN.values() for rule in known})))
     statuses = statuses_of(result)
     seen = {label: {rule: statuses[rule][label] for rule in KNOWN[label]} for label in columns}
     assert seen == {label: KNOWN[label] for label in columns}
