@@ -43,7 +43,7 @@ from mcpref.reference import server
 from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import Era
 
-from . import check, ci, html, selection, statuses, waiting
+from . import check, ci, html, selection, statuses, stock, waiting
 from . import compare as compare_command
 from . import explain as explain_command
 from . import merge as merge_command
@@ -170,6 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the results as a web page")
     add_era_argument(check)
+    check.add_argument(
+        "--sdk",
+        choices=sorted(stock.sdks()),
+        default=None,
+        help="the official SDK the server is built on: mark the findings a stock server of it shows too",
+    )
     selection.add_arguments(check)
     ci.add_arguments(check)
     waiting.add_arguments(check)
@@ -429,8 +435,11 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     baseline = ci.prepare(args, profile)
     started = time.monotonic()
     only = args.rules.rules if args.rules.narrowed else None
-    rows = check.check_rows(command, profile, timing, era_of_version(args.version), only, args.time_limit)
+    era = era_of_version(args.version)
+    rows = check.check_rows(command, profile, timing, era, only, args.time_limit)
     seconds = time.monotonic() - started
+    sdk = stock.sdks()[args.sdk] if args.sdk is not None else None
+    shared = stock.mark(rows, sdk, era.value, profile.value) if sdk is not None else []
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
         ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml))
     if args.html is not None:
@@ -438,7 +447,11 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         result = compare_command.combine([command], [label], [rows], profile)
         write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
     if args.json:
-        document = {"command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows}
+        document: dict[str, object] = {
+            "command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows
+        }
+        if sdk is not None:
+            document["stock"] = {"sdk": sdk.name, "package": sdk.package, "report_to": sdk.report_to, "rules": shared}
         print(json.dumps(document, indent=2))
     else:
         shown_rows = []
@@ -446,9 +459,13 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
             findings = row["findings"]
             assert isinstance(findings, list)
             note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else str(row.get("reason", ""))
+            if "stock" in row:
+                note = f"[stock {row['stock']} too] {note}"
             shown_rows.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
         print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown_rows))
         print(statuses.summary(rows, check.check_cause(rows)))
+        if sdk is not None and any(row["status"] in (statuses.FAIL, statuses.WARN) for row in rows):
+            print(stock.summary(shared, sdk))
     shown = {TARGET: compare_command.default_labels([command])[0]}
     return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline, shown, seconds)
 

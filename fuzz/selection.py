@@ -1,7 +1,7 @@
 """Which rules a run judges: ``--select`` and ``--ignore``, by ID or prefix, and ``[tool.mcpref]``.
 
 A pattern is a rule ID (``RPC-BATCH``: that rule alone) or a prefix of IDs ending at a dash
-(``RPC``, ``RPC-ID``, ``RPC-BATCH-``: every rule it begins); one that names no rule is a usage
+(``RPC``, ``LIFE-``, ``RPC-BATCH-``: every rule it begins); one that names no rule is a usage
 error, as a typo would be. With no
 ``select``, every rule is selected; ``ignore`` then takes rules away. The command line's
 ``--select`` replaces the configuration's ``select``, and its ``--ignore`` the configuration's

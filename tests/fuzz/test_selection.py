@@ -21,8 +21,8 @@ def mcpref(cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_pattern_is_an_id_or_a_prefix_ending_at_a_dash() -> None:
-    chosen_ = Selection(select=("RPC-ID", "FRAME-"), ignore=("FRAME-BOM",))
-    assert chosen_.chosen("RPC-ID-ECHO") and chosen_.chosen("FRAME-UTF8")
+    chosen_ = Selection(select=("RPC-BATCH-", "FRAME-"), ignore=("FRAME-BOM",))
+    assert chosen_.chosen("RPC-BATCH-INITIALIZE") and chosen_.chosen("FRAME-UTF8")
     assert not chosen_.chosen("RPC-PARSE-ERROR") and not chosen_.chosen("FRAME-BOM")
     assert "RPC-INVALID-REQUEST" not in Selection(select=("RPC-INVALID-NO-ID",)).rules
     assert not Selection().narrowed and len(Selection().rules) > 50
@@ -34,8 +34,8 @@ def test_the_command_line_replaces_each_list_of_the_configuration(tmp_path: Path
     assert chosen(tmp_path, ["LIFE"], None) == Selection(("LIFE",), ("RPC-BATCH",))
     assert chosen(tmp_path, None, []) == Selection(("RPC",), ())
     assert chosen(tmp_path / "elsewhere", None, None) == Selection()
-    with pytest.raises(SelectionError, match="'RPC-PARS' names no rule"):
-        chosen(tmp_path, ["RPC-PARS"], None)
+    with pytest.raises(SelectionError, match="'RPCX' names no rule"):
+        chosen(tmp_path, ["RPCX"], None)
     (tmp_path / "pyproject.toml").write_text('[tool.mcpref]\nignore = "RPC-BATCH"\n')
     with pytest.raises(SelectionError, match="must be a list"):
         chosen(tmp_path, None, None)

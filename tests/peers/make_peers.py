@@ -516,6 +516,7 @@ def main() -> int:
     saved = [*check_links.items(), *fuzz_links.items(), *modern["check_links"].items(), *modern["fuzz_links"].items()]
     replayed = {link: replays(link, by_label[label]) for (label, _), link in saved}
     versions = installed_versions()
+    write_stock({"legacy": {"spec": spec, "strict": strict}, "modern": {"spec": modern["spec"], "strict": modern["strict"]}}, versions)
     state = {
         "spec": spec, "strict": strict, "fuzzed": fuzzed, "replayed": replayed, "versions": versions,
         "budget": args.budget, "seed": args.seed,
@@ -530,8 +531,30 @@ def main() -> int:
     state_file.write_text(json.dumps(state, indent=1))
     page = render(spec, strict, fuzzed, check_links, fuzz_links, replayed, versions, args.budget, args.seed, modern)
     (DOCS / "peers.md").write_text(page)
-    print(f"make peers: wrote docs/peers.md and {len(saved)} reproducers under docs/repro/")
+    print(f"make peers: wrote docs/peers.md, fuzz/stock_sdks.json and {len(saved)} reproducers under docs/repro/")
     return 0
+
+
+# The official SDKs whose stock servers' verdicts ``check --sdk`` compares with (fuzz/stock.py):
+# label -> (the package in installed_versions(), where the SDK takes bug reports).
+STOCK = {
+    "python-sdk": ("mcp", "https://github.com/modelcontextprotocol/python-sdk/issues"),
+    "typescript-sdk": ("@modelcontextprotocol/sdk", "https://github.com/modelcontextprotocol/typescript-sdk/issues"),
+}
+
+
+def write_stock(by_era: dict[str, dict[str, dict[str, Any]]], versions: dict[str, str]) -> None:
+    """fuzz/stock_sdks.json from ``compare`` results: era -> profile -> result."""
+    from mcpref.fuzz.stock import PACKAGED, dump
+
+    entries = {}
+    for label, (package, report_to) in STOCK.items():
+        statuses = {
+            era: {profile: {rule["id"]: rule["statuses"][label] for rule in result["rules"]} for profile, result in results.items()}
+            for era, results in by_era.items()
+        }
+        entries[label] = (f"{package} {versions[package]}", report_to, statuses)
+    (ROOT / "fuzz" / PACKAGED).write_text(dump(entries))
 
 
 def run_modern(budget: float, seed: int) -> dict[str, Any]:
