@@ -9,8 +9,9 @@ and a listed rule that passes fails, so that the list only shrinks.
 The tests hang under the ini file (``pyproject.toml::mcpref::RPC-PARSE-ERROR``), so that a node id
 pytest prints can be passed back to it; they join a run that collects directories (``pytest``,
 ``pytest tests``) and stay out of one that names files or tests of its own. The corpus runs once
-a session, before the first test (no test is charged for it), and under pytest-xdist once in the
-controller, whose workers receive its results. Options have ini twins (``mcp_server`` one
+a session, before the first test (no test is charged for it), and only the scenarios of the rules
+whose tests were selected (``-k``, a node id); under pytest-xdist, once in the controller, for
+every rule, whose workers receive its results. Options have ini twins (``mcp_server`` one
 command a line, ``mcp_label``, ``mcp_profile``, ``mcp_version``, ``mcp_baseline``); a bad one is
 one usage error. ``--mcp-select`` and ``--mcp-ignore``, and ``[tool.mcpref]`` of the root folder's
 pyproject.toml, choose the rules (``fuzz.selection``). Commands are split as a shell would split them (``shlex``) and started without
@@ -177,21 +178,23 @@ def _broad(config: pytest.Config) -> bool:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
-    if not session.config.option.collectonly and any(isinstance(item, RuleItem) for item in session.items):
-        _rows(session.config)  # here, so that no test is charged the corpus's time
+    wanted = frozenset(item.rule for item in session.items if isinstance(item, RuleItem))
+    if not session.config.option.collectonly and wanted:
+        _rows(session.config, wanted)  # here, so that no test is charged the corpus's time
     return (yield)
 
 
-def _rows(config: pytest.Config) -> Rows:
-    """The corpus's rows for each server: run once, or received from the xdist controller."""
+def _rows(config: pytest.Config, wanted: frozenset[str] | None = None) -> Rows:
+    """The corpus's rows for each server: run once (the scenarios of the ``wanted`` rules, the
+    tests a run selected, or of every rule selected), or received from the xdist controller."""
     if _ROWS not in config.stash:
         workerinput = cast(dict[str, object], getattr(config, "workerinput", {}))
         received = workerinput.get(_WORKER_ROWS)
-        config.stash[_ROWS] = json.loads(str(received)) if received is not None else _run(config)
+        config.stash[_ROWS] = json.loads(str(received)) if received is not None else _run(config, wanted)
     return config.stash[_ROWS]
 
 
-def _run(config: pytest.Config) -> Rows:
+def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
     from .check import check_rows
     from .ci import save_reproducers
     from .corpus_modern import era_of_version
@@ -205,7 +208,8 @@ def _run(config: pytest.Config) -> Rows:
     rows: Rows = {}
     for server in setup.servers:
         try:
-            found = check_rows(server.argv, profile, Timing(), era_of_version(setup.version), setup.rules)
+            only = wanted if wanted is not None else setup.rules
+            found = check_rows(server.argv, profile, Timing(), era_of_version(setup.version), only)
         except TargetError as exc:
             raise pytest.UsageError(f"--mcp-server {shlex.join(server.argv)}: {exc}") from None
         save_reproducers(found, server.argv, profile, folder / server.label if len(setup.servers) > 1 else folder)
