@@ -41,15 +41,20 @@ def _mcpref(*argv: str) -> int:
     return subprocess.run([sys.executable, "-m", "mcpref", *argv], check=False).returncode
 
 
+def _note(row: Mapping[str, object]) -> str:
+    """A row's first finding, as ``scenario: message``."""
+    findings = row["findings"]
+    first = findings[0] if isinstance(findings, list) and findings else {}
+    return f"{first.get('scenario', '')}: {first.get('message', '')}".strip(": ")
+
+
 def _rows_markdown(rows: list[dict[str, object]]) -> list[str]:
     shown = [row for row in rows if row["status"] in _ICON]
     if not shown:
         return ["No rule fails or warns."]
     lines = ["| Rule | Level | Status | Finding |", "|---|---|---|---|"]
     for row in shown:
-        findings = row["findings"]
-        first = findings[0] if isinstance(findings, list) and findings else {}
-        note = f"{first.get('scenario', '')}: {first.get('message', '')}".strip(": ").replace("|", "\\|")
+        note = _note(row).replace("|", "\\|")  # a table cell
         lines.append(f"| `{row['id']}` | {row['level']} | {_ICON[str(row['status'])]} | {note} |")
     return lines
 
@@ -110,9 +115,7 @@ def log(rows: list[dict[str, object]], cause: str | None) -> list[str]:
     for row in rows:
         if row["status"] not in _ICON:
             continue
-        findings = row["findings"]
-        first = findings[0] if isinstance(findings, list) and findings else {}
-        note = f"{first.get('scenario', '')}: {first.get('message', '')}".strip(": ")
+        note = _note(row)
         lines.append(f"{row['status']} {row['id']} ({row['level']}): {note}")
         command, title = "error" if row["status"] == "fail" else "warning", _escape(f"mcpref {row['id']}", property=True)
         lines.append(f"::{command} title={title}::{_escape(note)}")

@@ -97,7 +97,7 @@ EXIT_HELP = (
 
 
 def _epilog(*parts: str) -> str:
-    return "\n\n".join(parts)
+    return " ".join(parts)  # argparse reflows an epilog into one paragraph
 
 
 def build_parser() -> argparse.ArgumentParser:
