@@ -9,10 +9,12 @@ a malformed or hostile file is refused with ``ReproducerError``.
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import os
 import secrets
 import shlex
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,7 @@ from mcpref.reference.versions import Era
 from .target import SENTINEL_IDS, Direction, Event, Run, probe
 
 FORMAT = "mcpref-reproducer/1"
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 class ReproducerError(Exception):
@@ -196,12 +199,14 @@ def reproducer_json(
 
 def load_document(path: Path, form: str | None, error: type[Exception]) -> dict[str, object]:
     """The JSON object in ``path``, whose ``format`` must be ``form`` (any without one); ``error``
-    says what is wrong."""
+    says what is wrong. A gzip file is read through: reproducers of lines of several MiB are kept
+    compressed."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        document = json.loads(gzip.decompress(data) if data.startswith(GZIP_MAGIC) else data)
     except OSError as exc:
         raise error(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError, EOFError, zlib.error):
         raise error(f"{path} is not JSON") from None
     if not isinstance(document, dict) or (form is not None and document.get("format") != form):
         raise error(f"{path} is not a {form or 'JSON object'} file")

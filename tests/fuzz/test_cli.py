@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -86,6 +87,13 @@ def test_replay_reruns_a_saved_case_and_refuses_a_hostile_file(tmp_path: Path) -
     assert "Traceback" not in refused.stderr
     (tmp_path / "junk.json").write_text("{")
     assert mcpref("replay", str(tmp_path / "junk.json")).returncode == 2
+    # A reproducer of a line of several MiB is kept gzip-compressed, under any name.
+    packed = tmp_path / "case.json.gz"
+    packed.write_bytes(gzip.compress(saved.read_bytes()))
+    assert mcpref("replay", str(packed)).returncode == 1
+    packed.write_bytes(gzip.compress(saved.read_bytes())[:-9])
+    cut = mcpref("replay", str(packed))
+    assert cut.returncode == 2 and "is not JSON" in cut.stderr, cut.stderr
 
 
 @pytest.mark.spec("RPC-PARSE-ERROR")
