@@ -30,16 +30,17 @@ demo: $(STAMP)
 	$(BIN)/mcpref fuzz --budget 30 --seed 1 --progress --campaign-dir campaigns/demo-silent \
 		-- $(BIN)/python examples/buggy/silent_on_parse_error.py || test $$? -eq 1
 
-# The rules' citations and texts as the package carries them (fuzz/spec_notes.json), written
+# The rules' citations and texts as the package carries them (mcpref/fuzz/report/spec_notes.json),
+# written
 # from SPEC_NOTES.md after an edit of it; make test fails while the two differ.
 notes: $(STAMP)
-	$(BIN)/python -m mcpref.fuzz.notes SPEC_NOTES.md
+	$(BIN)/python -m mcpref.fuzz.report.notes SPEC_NOTES.md
 
 typecheck: $(STAMP)
 	$(BIN)/mypy -p mcpref
 
 lint: $(STAMP)
-	$(BIN)/ruff check reference fuzz mcpref/__init__.py mcpref/__main__.py tests examples
+	$(BIN)/ruff check mcpref tests examples
 
 test: $(STAMP) $(NODE_STAMP) typecheck lint
 	rm -f .coverage .coverage.*
@@ -48,9 +49,9 @@ test: $(STAMP) $(NODE_STAMP) typecheck lint
 	# suite and its coverage gate give one answer per commit; pytest alone explores anew.
 	$(BIN)/coverage run -m pytest -n auto --dist worksteal --durations=15 --hypothesis-profile ci
 	$(BIN)/coverage combine --quiet
-	# The reference and the oracle are held at 100% branch coverage; the rest of fuzz/ is reported.
-	$(BIN)/coverage report --include='reference/*,fuzz/oracle.py,fuzz/oracle_modern.py,fuzz/reading.py,fuzz/arguments.py' --fail-under=100
-	$(BIN)/coverage report --include='fuzz/*'
+	# The reference and the oracle are held at 100% branch coverage; the rest of mcpref/fuzz/ is reported.
+	$(BIN)/coverage report --include='mcpref/reference/*,mcpref/fuzz/judge/oracle.py,mcpref/fuzz/judge/oracle_modern.py,mcpref/fuzz/judge/reading.py,mcpref/fuzz/judge/arguments.py' --fail-under=100
+	$(BIN)/coverage report --include='mcpref/fuzz/*'
 
 # Every lawful variant (examples/lawful) under the whole check corpus and a 40-case campaign, in
 # both eras where its alternative concerns them; make test runs a part of it. About 4 minutes.
@@ -63,7 +64,7 @@ lawful: $(STAMP)
 FUZZ_SECONDS ?= 600
 fuzz-self: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check atheris==3.0.0
-	$(BIN)/python -m mcpref.fuzz.selffuzz --seconds $(FUZZ_SECONDS) fuzz-corpus/self
+	$(BIN)/python -m mcpref.fuzz.campaign.selffuzz --seconds $(FUZZ_SECONDS) fuzz-corpus/self
 
 # The official SDK servers (tests/peers) under mcpref compare in both profiles and a fixed-seed
 # mcpref fuzz each; writes docs/peers.md and the reproducers under docs/repro/. Not part of test.

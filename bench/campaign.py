@@ -24,11 +24,11 @@ import statistics
 import sys
 import time
 
-from mcpref.fuzz.campaign import Campaign, Outcome, _BudgetSpent
-from mcpref.fuzz.jobs import run_jobs
-from mcpref.fuzz.oracle import Finding, Profile, Status
-from mcpref.fuzz.strategies import Case
-from mcpref.fuzz.target import Run, Timing
+from mcpref.fuzz.campaign.jobs import run_jobs
+from mcpref.fuzz.campaign.runner import Campaign, Outcome, _BudgetSpent
+from mcpref.fuzz.drive.target import Run, Timing
+from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status
 
 from .client import Server, ping
 from .common import ROOT, SERVE, Row, progress

@@ -27,8 +27,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpref.fuzz.campaign import Campaign, Outcome
-from mcpref.fuzz.jobs import run_jobs
+from mcpref.fuzz.campaign.jobs import run_jobs
+from mcpref.fuzz.campaign.runner import Campaign, Outcome
 
 from .common import ROOT, Row, fast_target, progress
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mcpref.fuzz.check import Report
+    from mcpref.fuzz.integrate.check import Report
 
 # The one spelling of the version: pyproject.toml reads it, and the reference announces it.
 __version__ = "0.1.0"
@@ -22,6 +22,6 @@ def check(
 ) -> Report:
     """``mcpref check`` on a server command (an argv list, started without a shell), as a
     ``mcpref.fuzz.check.Report``: ``report.failed``, ``report["RPC-PARSE-ERROR"].status``."""
-    from mcpref.fuzz.check import run
+    from mcpref.fuzz.integrate.check import run
 
     return run(argv, profile=profile, protocol_version=protocol_version, time_limit=time_limit)

@@ -2,6 +2,6 @@
 
 import sys
 
-from mcpref.fuzz.cli import main
+from mcpref.fuzz.integrate.cli import main
 
 sys.exit(main())

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcpref.fuzz import explain
+from mcpref.fuzz.report import explain
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "SPEC_NOTES.md", "mcpref", "reference", "fuzz")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz import notes
+from mcpref.fuzz.report import notes
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import describe
 
@@ -55,8 +55,8 @@ def test_every_rule_has_an_entry_with_its_level_and_nothing_else() -> None:
 
 def test_the_package_carries_each_entrys_citations_and_text_as_the_document_has_them() -> None:
     document = notes.parse(NOTES.read_text(encoding="utf-8"))
-    packaged = (ROOT / "fuzz" / notes.PACKAGED).read_text(encoding="utf-8")
-    assert packaged == notes.dump(document), "fuzz/spec_notes.json differs from SPEC_NOTES.md: run make notes"
+    packaged = (ROOT / "mcpref" / "fuzz" / "report" / notes.PACKAGED).read_text(encoding="utf-8")
+    assert packaged == notes.dump(document), "mcpref/fuzz/report/spec_notes.json differs from SPEC_NOTES.md: run make notes"
     assert all(entry.sources and entry.text for entry in notes.entries().values())
     assert notes.entries().keys() == {rule.id for rule in RULES}
 
@@ -70,7 +70,7 @@ def test_every_id_cited_in_code_and_tests_exists() -> None:
     known = {rule.id for rule in RULES}
     cited = {
         (path.relative_to(ROOT).as_posix(), match)
-        for path in sources("reference", "fuzz", "tests", "examples")
+        for path in sources("mcpref", "tests", "examples")
         for match in ID.findall(path.read_text(encoding="utf-8"))
     }
     assert {(path, rule) for path, rule in cited if rule not in known} == set()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.action import outputs
+from mcpref.fuzz.integrate.action import outputs
 
 ROOT = Path(__file__).resolve().parents[2]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
@@ -74,7 +74,7 @@ def test_a_clean_server_passes_and_bad_inputs_exit_2(tmp_path: Path) -> None:
 
 def test_action_yml_passes_every_input_the_script_reads() -> None:
     text = (ROOT / "action.yml").read_text()
-    script = (ROOT / "fuzz" / "action.py").read_text()
+    script = (ROOT / "mcpref" / "fuzz" / "integrate" / "action.py").read_text()
     assert re.search(r"^  using: composite$", text, re.MULTILINE)
     assert """run: '"$RUNNER_TEMP/mcpref-venv/bin/python" -m mcpref.fuzz.action'""" in text
     # mcpref gets a Python of its own; the job's Python and PATH, which run the server, are left alone.

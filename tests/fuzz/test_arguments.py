@@ -1,6 +1,6 @@
 """The oracle's own argument check agrees with the reference's on every checkable schema.
 
-``mcpref.fuzz.arguments`` re-decides TOOLS-ARGS-INVALID so that the oracle does not borrow
+``mcpref.fuzz.judge.arguments`` re-decides TOOLS-ARGS-INVALID so that the oracle does not borrow
 the reference's decision; these tests hold the two readings to the same verdict (fits or
 not; the reasons' wording may differ) on generated schemas within ``_checkable``'s subset
 and on the demo tools' own schemas.
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcpref.fuzz.arguments import argument_problem
-from mcpref.fuzz.oracle import _checkable
+from mcpref.fuzz.judge.arguments import argument_problem
+from mcpref.fuzz.judge.oracle import _checkable
 from mcpref.reference import tools
 from mcpref.reference.messages import JsonObject, JsonValue
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign import defanged, relabel_carried_state, relabel_false_line_ends
-from mcpref.fuzz.oracle import Finding, Profile
-from mcpref.fuzz.strategies import Case
+from mcpref.fuzz.campaign.runner import defanged, relabel_carried_state, relabel_false_line_ends
+from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.oracle import Finding, Profile
 
 ROOT = Path(__file__).resolve().parents[2]
 LOST = Finding("RPC-ONE-ANSWER", True, 0, "no answer", "an answer with id 1", "nothing")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign import Progress
+from mcpref.fuzz.campaign.runner import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 BUGGY = ROOT / "examples" / "buggy"
@@ -220,8 +220,8 @@ def test_a_server_that_drops_the_answers_it_owes_at_eof_fails_check_in_strict_on
 
 @pytest.mark.spec("LIFE-SERVER-EARLY")
 def test_a_budget_in_cases_or_seconds_searches_on_after_hypothesis_stops_at_its_failures() -> None:
-    from mcpref.fuzz.campaign import Campaign
-    from mcpref.fuzz.oracle import Profile
+    from mcpref.fuzz.campaign.runner import Campaign
+    from mcpref.fuzz.judge.oracle import Profile
 
     # Every case of this server fails, from the first: Hypothesis soon judges the search done.
     target = [sys.executable, str(BUGGY / "early_list_changed.py")]
@@ -237,7 +237,7 @@ def test_a_budget_in_cases_or_seconds_searches_on_after_hypothesis_stops_at_its_
 def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory_is_dropped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mcpref.fuzz import campaign
+    from mcpref.fuzz.campaign import runner as campaign
 
     monkeypatch.setattr(campaign, "ROUND_CASES", 15)
     timed = campaign.Campaign([sys.executable, "-m", "mcpref.reference"], budget=600, seed=1)
@@ -251,7 +251,7 @@ def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory
 def test_a_deadline_met_in_hypothesis_s_final_replays_ends_the_campaign_and_our_bugs_still_surface() -> None:
     # With several failures kept, Hypothesis replays each at the end and raises them together;
     # a replay past the deadline raises the budget's end in place of its divergence.
-    from mcpref.fuzz.campaign import Campaign, _BudgetSpent, _divergence
+    from mcpref.fuzz.campaign.runner import Campaign, _BudgetSpent, _divergence
 
     def replays(*raised: BaseException) -> Callable[[], None]:
         def probe() -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.baseline import Baseline, BaselineError, dump, hold, load
-from mcpref.fuzz.oracle import Profile
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report.baseline import Baseline, BaselineError, dump, hold, load
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +187,7 @@ def test_a_fuzz_campaign_is_held_to_a_baseline(tmp_path: Path) -> None:
 
 
 def test_junit_xml_carries_what_a_server_wrote_even_where_xml_cannot() -> None:
-    from mcpref.fuzz.junit import document
+    from mcpref.fuzz.report.junit import document
 
     finding = {"message": "answered \x00\x1b[31m", "expected": "nothing", "actual": "\ud800\x7f", "scenario": "s"}
     rows = [{"id": "RPC-PARSE-ERROR", "level": "MUST", "status": "fail", "findings": [finding]}]

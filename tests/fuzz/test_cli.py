@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.corpus import SCENARIOS
-from mcpref.fuzz.oracle import Profile
-from mcpref.fuzz.report import SHELL_LINE_MAX, paced_shell_line, printf_argument, reproducer_json, shell_line
-from mcpref.fuzz.strategies import encode, request
+from mcpref.fuzz.generate.corpus import SCENARIOS
+from mcpref.fuzz.generate.strategies import encode, request
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report.reproducer import SHELL_LINE_MAX, paced_shell_line, printf_argument, reproducer_json, shell_line
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
 
@@ -195,8 +195,8 @@ def test_replay_transcript_shows_the_session_as_it_went(tmp_path: Path) -> None:
 
 
 def test_a_transcript_shows_what_a_reader_could_miss() -> None:
-    from mcpref.fuzz.report import session_transcript, visible
-    from mcpref.fuzz.target import Direction, Event
+    from mcpref.fuzz.drive.target import Direction, Event
+    from mcpref.fuzz.report.reproducer import session_transcript, visible
 
     assert visible(b'{"a":"\xe2\x80\xa8\r\x00\xff"}') == '{"a":"\\u2028\\x0d\\x00\\xff"}'
     assert visible(b"x" * 2001).endswith("x… (2,001 bytes in all)")
@@ -251,7 +251,7 @@ def test_a_campaign_that_stops_before_its_case_budget_says_why(tmp_path: Path) -
 @pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
 def test_the_python_api_gives_the_verdicts_of_check() -> None:
     import mcpref
-    from mcpref.fuzz.check import Report
+    from mcpref.fuzz.check import Report  # the documented path
 
     report = mcpref.check(SILENT)
     assert isinstance(report, Report) and report.failed == ["FRAME-UTF8", "RPC-PARSE-ERROR"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.compare import UsageError, default_labels, split_commands
+from mcpref.fuzz.integrate.compare import UsageError, default_labels, split_commands
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]

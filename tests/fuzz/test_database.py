@@ -23,9 +23,9 @@ from redis import Redis
 from test_campaign import BUGGY, campaign
 from test_cli import mcpref
 
-from mcpref.fuzz.campaign import Campaign
-from mcpref.fuzz.database import key_prefix, open_database
-from mcpref.fuzz.oracle import Profile
+from mcpref.fuzz.campaign.database import key_prefix, open_database
+from mcpref.fuzz.campaign.runner import Campaign
+from mcpref.fuzz.judge.oracle import Profile
 
 SILENT = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
 # 10 cases in two jobs: the first is the one-job campaign of seed 1 and 5 cases, which finds

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from mcpref.fuzz.explain import (
+from mcpref.fuzz.judge.oracle import Finding, Profile
+from mcpref.fuzz.report.explain import (
     ExplainError,
     Explanation,
     Item,
@@ -26,8 +27,7 @@ from mcpref.fuzz.explain import (
     recorded_explanation,
     render,
 )
-from mcpref.fuzz.oracle import Finding, Profile
-from mcpref.fuzz.report import finding_json, reproducer_json
+from mcpref.fuzz.report.reproducer import finding_json, reproducer_json
 from mcpref.reference.rules import BY_ID
 
 RULE = "RPC-PARSE-ERROR"

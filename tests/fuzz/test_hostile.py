@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz import report
-from mcpref.fuzz.campaign import ATTRIBUTION_SECONDS, GRACE_SECONDS
+from mcpref.fuzz.campaign.runner import ATTRIBUTION_SECONDS, GRACE_SECONDS
+from mcpref.fuzz.report import reproducer as report
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"

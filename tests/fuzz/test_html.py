@@ -36,7 +36,7 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-FAIL_RGB, PASS_RGB = (0xFF, 0xD6, 0xD6), (0xD7, 0xF5, 0xDD)  # td.fail and td.pass in fuzz/html.py
+FAIL_RGB, PASS_RGB = (0xFF, 0xD6, 0xD6), (0xD7, 0xF5, 0xDD)  # td.fail and td.pass in mcpref/fuzz/report/html.py
 
 
 def mcpref(*argv: str) -> int:

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from test_campaign import BUGGY, campaign
 
-from mcpref.fuzz.campaign import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
-from mcpref.fuzz.jobs import merge, run_jobs
-from mcpref.fuzz.oracle import Finding, Observation
-from mcpref.fuzz.strategies import Case
-from mcpref.fuzz.target import Run, Timing
+from mcpref.fuzz.campaign.jobs import merge, run_jobs
+from mcpref.fuzz.campaign.runner import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.target import Run, Timing
+from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.oracle import Finding
 
 
 def _failure(rule: str, lines: tuple[bytes, ...]) -> Failure:

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from mcpref.fuzz import check
-from mcpref.fuzz.campaign import Campaign, initialized_again
-from mcpref.fuzz.check import _body, check_rows
-from mcpref.fuzz.corpus import _ready, scenario
-from mcpref.fuzz.corpus_modern import BY_ERA
-from mcpref.fuzz.oracle import Profile, Status, judge
-from mcpref.fuzz.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
-from mcpref.fuzz.target import Session, Timing, run_case
+from mcpref.fuzz.campaign.runner import Campaign, initialized_again
+from mcpref.fuzz.drive.target import Session, Timing, run_case
+from mcpref.fuzz.generate.corpus import _ready, scenario
+from mcpref.fuzz.generate.corpus_modern import BY_ERA
+from mcpref.fuzz.generate.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
+from mcpref.fuzz.integrate import check
+from mcpref.fuzz.integrate.check import _body, check_rows
+from mcpref.fuzz.judge.oracle import Profile, Status, judge
 from mcpref.reference.versions import Era
 
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]

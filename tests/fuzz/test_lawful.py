@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from test_campaign import campaign
 
-from mcpref.fuzz.check import check_rows
-from mcpref.fuzz.oracle import Profile
-from mcpref.fuzz.target import Timing
+from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.integrate.check import check_rows
+from mcpref.fuzz.judge.oracle import Profile
 from mcpref.reference.versions import Era
 
 ROOT = Path(__file__).resolve().parents[2]

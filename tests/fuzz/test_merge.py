@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.baseline import dump
-from mcpref.fuzz.oracle import Profile
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report.baseline import dump
 
 ROOT = Path(__file__).resolve().parents[2]
 

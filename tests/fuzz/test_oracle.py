@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from mcpref.fuzz.oracle import Finding, Observation, Profile, Status, judge, split_lines
-from mcpref.fuzz.strategies import Case, cases, encode, initialize, request
-from mcpref.fuzz.target import SENTINEL_IDS, probe
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.target import SENTINEL_IDS, probe
+from mcpref.fuzz.generate.strategies import Case, cases, encode, initialize, request
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, split_lines
 from mcpref.reference.dispatcher import Eras, Send, ServerSession, StartTimer
 from mcpref.reference.versions import Era
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.baseline import dump
-from mcpref.fuzz.corpus import SCENARIOS
-from mcpref.fuzz.oracle import Profile
+from mcpref.fuzz.generate.corpus import SCENARIOS
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report.baseline import dump
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_the_plugin_is_registered_by_the_install_and_does_nothing_unasked(project: pytest.Pytester) -> None:
-    assert "mcpref.fuzz.pytest_plugin" in {e.value for e in importlib.metadata.entry_points(group="pytest11")}
+    assert "mcpref.fuzz.integrate.pytest_plugin" in {e.value for e in importlib.metadata.entry_points(group="pytest11")}
     project.runpytest_subprocess().assert_outcomes(passed=1)
 
 

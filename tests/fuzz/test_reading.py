@@ -1,4 +1,4 @@
-"""The oracle's reading of a line (fuzz/reading.py) agrees with the reference's (reference/messages.py).
+"""The oracle's reading of a line (mcpref/fuzz/judge/reading.py) agrees with the reference's (mcpref/reference/messages.py).
 
 The oracle reads lines on its own so that it never borrows the decisions it judges; these
 properties check that the two readings, written apart, still give every line the same meaning:
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mcpref.fuzz import reading
+from mcpref.fuzz.judge import reading
 from mcpref.reference import messages as reference
 from mcpref.reference.dispatcher import initialize_params_problem as reference_initialize_problem
 from mcpref.reference.messages import MAX_DEPTH, JsonObject, JsonValue

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign import Campaign
-from mcpref.fuzz.strategies import Case
+from mcpref.fuzz.campaign.runner import Campaign
+from mcpref.fuzz.generate.strategies import Case
 
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcpref.fuzz.selffuzz import CORPUS, session_holds
+from mcpref.fuzz.campaign.selffuzz import CORPUS, session_holds
 
 
 @pytest.mark.spec("STDIO-SURVIVE", "STDIO-STDOUT-MESSAGES-ONLY", "FRAME-MAX-LINE")

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz import target
-from mcpref.fuzz.oracle import Profile, Status, judge
-from mcpref.fuzz.target import Timing, look, machine_quiet, run_case
-from mcpref.fuzz.waiting import Patience
+from mcpref.fuzz.drive import target
+from mcpref.fuzz.drive.target import Timing, look, machine_quiet, run_case
+from mcpref.fuzz.drive.waiting import Patience
+from mcpref.fuzz.judge.oracle import Profile, Status, judge
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"

@@ -7,7 +7,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, find, given, seed, settings
 
-from mcpref.fuzz.strategies import (
+from mcpref.fuzz.generate.strategies import (
     FRESH_MAX_LINES,
     HOSTILE_KINDS,
     INITIALIZED,

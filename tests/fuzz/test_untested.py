@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz import action, statuses
-from mcpref.fuzz.baseline import Baseline, hold
-from mcpref.fuzz.ci import fuzz_rows
-from mcpref.fuzz.oracle import Profile
+from mcpref.fuzz.integrate import action
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report import statuses
+from mcpref.fuzz.report.baseline import Baseline, hold
+from mcpref.fuzz.report.ci import fuzz_rows
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]

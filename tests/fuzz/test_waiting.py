@@ -10,7 +10,7 @@ import argparse
 
 import pytest
 
-from mcpref.fuzz.waiting import CPU_SHARE, Patience, Sample, Verdict, Wait, active, add_arguments, from_arguments
+from mcpref.fuzz.drive.waiting import CPU_SHARE, Patience, Sample, Verdict, Wait, active, add_arguments, from_arguments
 
 PATIENCE = Patience(idle=3.0, limit=60.0, look=0.05, retry=0.5)
 QUIET = Sample(cpu_ns=0, running=False, received=0, consumed=0)

@@ -1,4 +1,4 @@
-"""Who must fix it: ``check --sdk`` marks what a stock server of the SDK breaks too (fuzz/stock.py)."""
+"""Who must fix it: ``check --sdk`` marks what a stock server of the SDK breaks too (mcpref/fuzz/report/stock.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import pytest
 from peerlib import PYTHON_SERVER, ROOT
 
-from mcpref.fuzz.stock import StockSdk, mark, sdks, summary
+from mcpref.fuzz.report.stock import StockSdk, mark, sdks, summary
 from mcpref.reference.rules import RULES
 
 STATUSES = {"pass", "warn", "fail", "untested", "n/a"}

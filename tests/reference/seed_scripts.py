@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcpref.fuzz.corpus import SEED_HANDSHAKE, SEED_TOOLS, call
-from mcpref.fuzz.strategies import initialize, notification, request
+from mcpref.fuzz.generate.corpus import SEED_HANDSHAKE, SEED_TOOLS, call
+from mcpref.fuzz.generate.strategies import initialize, notification, request
 from mcpref.reference.versions import SUPPORTED_NAMES
 
 TOOL_NAMES = ["lire_prix", "echo", "fail", "attendre"]

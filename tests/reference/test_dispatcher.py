@@ -33,7 +33,7 @@ from seed_scripts import (
     text_of,
 )
 
-from mcpref.fuzz.strategies import CLIENT_INFO
+from mcpref.fuzz.generate.strategies import CLIENT_INFO
 from mcpref.reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer, VersionPolicy
 from mcpref.reference.handshake import Phase
 from mcpref.reference.versions import SUPPORTED_NAMES

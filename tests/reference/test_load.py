@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from mcpref.fuzz.oracle import Observation, judge, split_lines
-from mcpref.fuzz.strategies import INITIALIZED, encode, initialize, notification, request
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.generate.strategies import INITIALIZED, encode, initialize, notification, request
+from mcpref.fuzz.judge.oracle import judge, split_lines
 
 COUNT = 10_000
 

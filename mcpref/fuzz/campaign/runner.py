@@ -1,0 +1,732 @@
+"""A fuzz campaign: Hypothesis generates cases, the target runs them, the oracle judges.
+
+Hypothesis does the searching, shrinking and remembering: each distinct rule broken
+raises its own exception type, so ``report_multiple_bugs`` shrinks each separately, and
+the example database (``fuzz.database``: the campaign directory's, or one shared in Redis)
+replays earlier failures first on the next run.
+
+A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
+what they found is shrunk until N more cases have run at most. A budget in seconds is
+enforced from inside the test: once it is spent, a ``_BudgetSpent`` (not an
+``Exception``, so Hypothesis does not take it for a failure) ends the run; shrinking
+already under way may use a few seconds of grace. Hypothesis stops searching soon after the
+last new failure it finds; a campaign then starts a new round, a Hypothesis run of its own with a
+seed derived from the campaign's, in which the rules already found broken no longer count as
+failures: it searches on for others until its budget, in seconds or in cases, is spent (a
+campaign that replays a failure from the database, which Hypothesis finds at once and then
+stops at, still runs its N cases). A round also ends after
+``ROUND_CASES`` cases, so that what Hypothesis keeps of every case (a cache, a tree of tried
+choices) is dropped before it grows. A seed and a case budget give the same
+cases on any machine: what a case shows does not depend on the machine's speed
+(``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
+(``_reproducible``).
+
+Most cases start with the plain handshake and run in a process kept for it (see
+``Campaign.execute``): a process start costs more than a case. Only fresh processes
+give verdicts.
+
+After the run, each failure's minimal case is replayed as one chunk and as one chunk
+per line: if either passes, what the failure depends on is the chunking, and the
+finding is FRAME-CHUNK-INVARIANT whatever rule the oracle saw broken.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import itertools
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from unittest import mock
+
+from hypothesis import HealthCheck, Phase, Verbosity, event, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis.database import ExampleDatabase
+from hypothesis.internal.conjecture import engine, providers
+from hypothesis.internal.constants_ast import Constants
+
+from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Session, Timing, run_case, within
+from mcpref.fuzz.generate.modern_strategies import modern_cases
+from mcpref.fuzz.generate.strategies import Case, cases
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, has_false_line_end, id_key, judge, only_cr_line_ends
+from mcpref.fuzz.judge.oracle_modern import own_rule
+from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
+from mcpref.reference.messages import RequestId
+from mcpref.reference.versions import BY_NAME, Era
+
+GRACE_SECONDS = 5.0
+# How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all.
+ATTRIBUTION_SECONDS = 5.0
+# Cases a round of a time-budget campaign runs at most: Hypothesis keeps every case's choices in a
+# cache of 10,000 and a tree of all of them, which a new round drops (flat memory in long campaigns).
+ROUND_CASES = 2000
+SPARES = 2  # fresh processes started ahead
+YOUNG_OBJECTS_PER_COLLECTION = 50_000
+
+
+class Divergence(AssertionError):
+    """A case on which the target broke a rule (one subclass per rule)."""
+
+
+_DIVERGENCES: dict[str, type[Divergence]] = {}
+
+
+def _divergence(rule: str) -> type[Divergence]:
+    if rule not in _DIVERGENCES:
+        _DIVERGENCES[rule] = type(f"Divergence_{rule.replace('-', '_')}", (Divergence,), {})
+    return _DIVERGENCES[rule]
+
+
+class _BudgetSpent(BaseException):
+    pass
+
+
+class _RoundSpent(BaseException):
+    """ROUND_CASES cases ran in this round: the next begins with a Hypothesis of its own."""
+
+
+class _StillClock:
+    """The ``time`` module as Hypothesis's engine sees it during a campaign: ``monotonic`` stands still."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+    @staticmethod
+    def monotonic() -> float:
+        return 0.0
+
+
+@contextlib.contextmanager
+def _reproducible() -> Iterator[None]:
+    """Hypothesis draws on nothing but the seed and the outcomes of the cases.
+
+    Two of its inputs would make the cases differ from one install or machine to the next.
+    Its engine reads a clock once, to stop looking for more bugs ten seconds after the
+    first: it sees a clock that stands still, so that its own count of calls ends that
+    search. Its provider mixes into its draws the literals of every loaded module that lies
+    outside site-packages: which those are depends on how mcpref was installed and on what
+    the process imported, so a campaign draws from Hypothesis's own constants only.
+    """
+    providers.CONSTANTS_CACHE.cache.clear()  # it may hold the local constants of earlier draws
+    try:
+        with mock.patch.object(engine, "time", _StillClock()), mock.patch.object(
+            providers, "_get_local_constants", Constants
+        ):
+            yield
+    finally:
+        providers.CONSTANTS_CACHE.cache.clear()
+
+
+@dataclass
+class Failure:
+    rule: str
+    case: Case
+    run: Run
+    findings: list[Finding]
+
+    @property
+    def finding(self) -> Finding:
+        return next(f for f in self.findings if f.rule == self.rule)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Smaller is a better reproducer: fewer bytes, then fewer chunks."""
+        return len(self.case.stream), len(self.case.chunks)
+
+    @property
+    def needs_timing(self) -> bool:
+        return self.rule == "FRAME-CHUNK-INVARIANT"
+
+
+@dataclass
+class Stats:
+    cases: int = 0
+    messages: int = 0  # lines written to the target and judged, confirmations included
+    processes: int = 0  # target processes started: one per fresh run, one per kept session
+    kept: int = 0  # runs in a kept session
+    # Failures a kept session showed and a fresh process did not, by rule: never reported
+    # as findings, but a hint of state carried from case to case.
+    unconfirmed: dict[str, int] = field(default_factory=dict)
+    fresh_only_from: int | None = None  # the case from which no process was kept, if any
+    started: float = field(default_factory=time.monotonic)
+    target_seconds: float = 0.0  # driving target processes: starting them, writing, waiting
+    fresh_seconds: float = 0.0  # the part of target_seconds spent on fresh runs
+    oracle_seconds: float = 0.0  # judging what the target did
+    first_failure: int | None = None  # the case at which the first failure showed
+    rounds: int = 1  # Hypothesis runs: a time budget searches on after Hypothesis stops
+    out_of_time: bool = False  # the time budget ended the search (before a case budget did, if any)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a campaign is, for a progress line."""
+
+    cases: int
+    processes: int
+    messages: int
+    failing: frozenset[str]  # the rules found broken so far
+    elapsed: float
+    left: float  # seconds of the budget: infinite under a case budget alone
+    max_cases: int | None = None  # the cases to generate, under a case budget
+
+    def __add__(self, other: Progress) -> Progress:
+        """Two campaigns run side by side, as one."""
+        return Progress(
+            self.cases + other.cases,
+            self.processes + other.processes,
+            self.messages + other.messages,
+            self.failing | other.failing,
+            max(self.elapsed, other.elapsed),
+            max(self.left, other.left),
+            None if self.max_cases is None or other.max_cases is None else self.max_cases + other.max_cases,
+        )
+
+    def line(self) -> str:
+        # Past the cases to generate, Hypothesis replays and shrinks what it found (up to as many again).
+        cases = f"{self.cases}" if self.max_cases is None else f"{self.cases}/{self.max_cases}"
+        return (
+            f"{cases} cases ({self.processes} processes), {self.messages} messages, "
+            f"{self.messages / max(self.elapsed, 1e-9):.0f} msg/s, {len(self.failing)} failing rules"
+            + (f", {self.left:.0f}s left" if math.isfinite(self.left) else "")
+        )
+
+
+@dataclass
+class Outcome:
+    failures: list[Failure]
+    stats: Stats
+    warnings: dict[str, Failure]  # each warned rule's first case, confirmed in a fresh process
+
+
+def _failing(findings: list[Finding], profile: Profile) -> list[Finding]:
+    return [f for f in findings if f.status(profile) is Status.FAIL]
+
+
+def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
+    """Whether the target may have taken an ``initialize`` in ``body`` (after its handshake).
+
+    Only an error answer to each of them shows the state unchanged (LIFE-SECOND-INIT); a
+    line that mentions initialize but cannot be read counts as taken.
+    """
+    ids: list[object] = []
+    for line in body:
+        if b'"initialize"' not in line:
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return True
+        if not isinstance(message, dict) or "id" not in message:
+            return True
+        if message.get("method") == "initialize":
+            ids.append(message["id"])
+    if not ids:
+        return False
+    refused = 0
+    for line in output:
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(answer, dict) and answer.get("id") in ids:
+            if "error" not in answer:
+                return True
+            refused += 1
+    return refused < len(ids)
+
+
+class Campaign:
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        profile: Profile = Profile.SPEC,
+        budget: float = 60.0,
+        max_cases: int | None = None,
+        seed: int | str | None = None,
+        version: str | None = None,
+        database: ExampleDatabase | None = None,
+        timing: Timing | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        rules: frozenset[str] | None = None,
+    ) -> None:
+        self.argv = argv
+        self.rules = rules  # the rules judged (``fuzz.selection``); None: every rule
+        self.profile = profile
+        self.budget = budget
+        self.max_cases = max_cases  # cases generated at most (Hypothesis's max_examples); as many to shrink
+        self.seed = seed
+        self.version = version
+        # The era of the version asked for chooses the liveness probe; by default the cases are legacy.
+        self.era = BY_NAME[version].era if version is not None else Era.LEGACY
+        self.database = database  # None: nothing is remembered from one run to the next
+        self.timing = timing or Timing()
+        self.progress = progress
+        self.stats = Stats()
+        self.best: dict[str, Failure] = {}
+        self.warnings: dict[str, Failure] = {}
+        self._last_progress = 0.0
+        self._round_start = 0  # the case count when the current round began
+        self._sessions: dict[bytes, Session] = {}
+        self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
+        # After a failure its kept session is ended, and the next case, a shrink step most often,
+        # fails too: run fresh at once, it costs one process start where a new session and a
+        # confirmation cost two.
+        self._fresh_next = False
+        self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
+        # Whether run() attributes its failures; jobs side by side leave that to run_jobs, which
+        # shares the merged failures out among them, rather than each job attributing the same ones.
+        self.attributing = True
+
+    def side_by_side(self, index: int, jobs: int) -> Campaign:
+        """Job ``index`` of ``jobs`` run side by side (``fuzz.jobs``): this campaign's settings and
+        deadline, its share of the case budget, and a seed of its own (the first job keeps this one's)."""
+        seed = self.seed if self.seed is None or index == 0 else f"{self.seed}/{index}"
+        share = None if self.max_cases is None else self.max_cases // jobs + int(index < self.max_cases % jobs)
+        job = Campaign(
+            self.argv,
+            profile=self.profile,
+            budget=self.stats.started + self.budget - time.monotonic(),
+            max_cases=share,
+            seed=seed,
+            version=self.version,
+            database=self.database,
+            timing=self.timing,
+            rules=self.rules,
+        )
+        job.attributing = False
+        return job
+
+    def execute(self, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
+        """Run and judge ``case``.
+
+        A case that starts with a plain handshake runs first in a session kept for that
+        handshake. What that run shows beyond what is known already (a failure, a new
+        warning) is run again in a fresh process, and that verdict is the one returned: a
+        kept session saves process starts, it never accuses. A target on which the two
+        disagree too often is run fresh from then on.
+        """
+        head = case.kept_handshake if timing is None and self.stats.fresh_only_from is None else None
+        if head is None or self._fresh_next or (session := self._session(head)) is None:
+            run, findings = self._run_fresh(case, timing or self.timing)
+            self._fresh_next = head is not None and bool(_failing(findings, self.profile))
+            return run, findings
+        started = time.monotonic()
+        run = session.run(case.chunks[1:], case.settle)
+        self.stats.target_seconds += time.monotonic() - started
+        self.stats.kept += 1
+        self.stats.messages += case.messages - 2
+        findings = self._judge(case, run)
+        failing = _failing(findings, self.profile)
+        if session.alive and any(finding.answer_missing for finding in failing):
+            # A kept run ends at the probe's answer; before a missing answer is taken for a
+            # failure, what a busy server still owes is read, as in a fresh run.
+            started = time.monotonic()
+            before, run = run.observation, session.read_on()
+            self.stats.target_seconds += time.monotonic() - started
+            if run.observation != before:  # else the same findings: the judge is a function of it
+                findings = self._judge(case, run)
+                failing = _failing(findings, self.profile)
+        if failing or not session.alive or initialized_again(case.lines[2:], run.observation.output):
+            self._end_session(head)  # after a failure or an accepted second initialize, its state is in doubt
+        if not failing and not self._new_warnings(findings):
+            return run, findings
+        fresh = self._run_fresh(case, self.timing)
+        self._fresh_next = bool(_failing(fresh[1], self.profile))
+        if failing and not _failing(fresh[1], self.profile):
+            unconfirmed = self.stats.unconfirmed
+            unconfirmed[failing[0].rule] = unconfirmed.get(failing[0].rule, 0) + 1
+            # A few disagreements are timing; many mean state carried from case to case.
+            disagreements = sum(unconfirmed.values())
+            if disagreements >= 5 and disagreements * 20 > self.stats.kept:
+                self._fresh_only()
+        return fresh
+
+    def _run_fresh(self, case: Case, timing: Timing) -> tuple[Run, list[Finding]]:
+        started = time.monotonic()
+        run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=self._spare(), era=self.era)
+        spent = time.monotonic() - started
+        self.stats.target_seconds += spent
+        self.stats.fresh_seconds += spent
+        self.stats.processes += 1
+        self.stats.messages += case.messages
+        return run, self._judge(case, run)
+
+    def _judge(self, case: Case, run: Run) -> list[Finding]:
+        started = time.monotonic()
+        findings = judge(case.stream, run.observation)
+        self.stats.oracle_seconds += time.monotonic() - started
+        return findings
+
+    def _spare(self) -> Process | None:
+        """A process started ahead and sent nothing, if one is still running; more are started.
+
+        They get ready while other cases run: fresh runs come in runs (Hypothesis varies a
+        case it found interesting), and a kept process ends after a failure.
+        """
+        process = self._spares.pop(0) if self._spares else None
+        if process is not None and process.proc.poll() is not None:
+            process.finish()  # it ended on its own while it waited: not a process that saw nothing
+            process = None
+        while len(self._spares) < SPARES:
+            self._spares.append(Process(self.argv, self.timing))
+        return process
+
+    def _new_warnings(self, findings: list[Finding]) -> bool:
+        return any(f.status(self.profile) is Status.WARN and f.rule not in self.warnings for f in findings)
+
+    def _session(self, head: bytes) -> Session | None:
+        """The kept session for ``head``, started if need be; None for a target that cannot be kept."""
+        if head not in self._sessions:
+            started = time.monotonic()
+            session = Session(self.argv, self.timing, head, self._spare(), self.era)
+            self.stats.target_seconds += time.monotonic() - started
+            self.stats.processes += 1
+            if not session.alive:
+                # A target that does not answer a probe after its plain handshake is run fresh.
+                session.close()
+                self._fresh_only()
+                return None
+            self._sessions[head] = session
+        return self._sessions[head]
+
+    def _fresh_only(self) -> None:
+        self.stats.fresh_only_from = self.stats.cases + 1
+        for head in list(self._sessions):
+            self._end_session(head)
+
+    def _end_session(self, head: bytes) -> None:
+        self._sessions.pop(head).close()
+
+    def close(self) -> None:
+        """End the kept sessions and the spare processes: none outlives the campaign."""
+        for head in list(self._sessions):
+            self._end_session(head)
+        while self._spares:
+            self._spares.pop().finish()
+
+    def run(self) -> Outcome:
+        # Hypothesis allocates thousands of objects a case: collecting the young generation
+        # every 700 of them (the default) cost the campaign several percent of its cases.
+        thresholds = gc.get_threshold()
+        gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
+        try:
+            with _reproducible():
+                return self._run()
+        finally:
+            gc.set_threshold(*thresholds)
+            self.close()
+
+    def _within(self, seconds: float) -> None:
+        """From now on, every wait of the target ends within ``seconds`` (``target.OutOfTime``).
+        Kept and spare processes are ended: they hold the timing they were started with."""
+        self.close()
+        self.timing = within(self.timing, seconds)
+
+    def _run(self) -> Outcome:
+        deadline = self.stats.started + self.budget
+        # No wait outlives the budget and the grace: whatever the target does, a wait cut by
+        # the deadline is no verdict, and the search ends there.
+        self._within(deadline + GRACE_SECONDS - time.monotonic())
+        known: set[str] = set()  # rules found broken in earlier rounds: no longer failures to Hypothesis
+
+        @settings(
+            max_examples=self.max_cases or 10**9,
+            deadline=None,
+            database=self.database,
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=True,
+            verbosity=Verbosity.quiet,
+            phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+            derandomize=False,
+        )
+        @given(case=modern_cases() if self.era is Era.MODERN else cases(self.version))
+        def probe(case: Case) -> None:
+            now = time.monotonic()
+            shrinking = bool(set(self.best) - known)  # a failure new in this round: it gets the grace
+            if (
+                now > deadline + (GRACE_SECONDS if shrinking else 0.0)
+                or (self.max_cases is not None and self.stats.cases >= (2 if shrinking else 1) * self.max_cases)
+                or (self.stopped and self.stopped())
+            ):
+                raise _BudgetSpent
+            if self.max_cases is None and self.stats.cases - self._round_start >= ROUND_CASES:
+                raise _RoundSpent
+            run, findings = self.execute(case)
+            if self.rules is not None:  # a rule left out is no failure, nor a warning
+                findings = [finding for finding in findings if finding.rule in self.rules]
+            self.stats.cases += 1
+            for finding in findings:
+                if finding.status(self.profile) is Status.WARN:
+                    if finding.rule not in self.warnings:  # a new warning: ``execute`` ran it fresh
+                        # The warned finding first: it is the one a Failure shows.
+                        shown = [finding, *(f for f in findings if f is not finding)]
+                        self.warnings[finding.rule] = Failure(finding.rule, case, run, shown)
+                    event(f"warn {finding.rule}")
+            self._report_progress(deadline)
+            failing = _failing(findings, self.profile)
+            if not failing:
+                return
+            new = [finding for finding in failing if finding.rule not in known]
+            rule = (new or failing)[0].rule
+            if self.stats.first_failure is None:
+                self.stats.first_failure = self.stats.cases
+            self._keep(Failure(rule, case, run, findings))
+            if new:
+                raise _divergence(rule)(f"{rule}: {new[0].message}")
+
+        while self._round(probe):
+            # Hypothesis stops searching soon after the last new failure it finds, and remembers every
+            # case: a campaign with a time budget searches on, in a new round, for failures of other rules.
+            known.update(self.best)
+            self.stats.rounds += 1
+            self._round_start = self.stats.cases
+        failures = list(self.best.values())
+        self._within(ATTRIBUTION_SECONDS)
+        return Outcome(self.attributed(failures) if self.attributing else failures, self.stats, self.warnings)
+
+    def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
+        """The failures, each under the rule its case breaks once re-run otherwise (``attribute``),
+        one a rule."""
+        return one_a_rule(self.attribute(failure) for failure in failures)
+
+    def _round(self, probe: Callable[[], None]) -> bool:
+        """One Hypothesis run of ``probe``; whether a new round may follow (a time budget left to spend)."""
+        test = probe
+        if self.seed is not None:
+            seed = self.seed if self.stats.rounds == 1 else f"{self.seed}/round {self.stats.rounds}"
+            test = hypothesis_seed(seed)(probe)
+            # seed() turns the example database off on purpose; a campaign wants both a
+            # reproducible seed and the failures of earlier runs replayed first.
+            test._hypothesis_internal_use_settings = settings(  # type: ignore[attr-defined]
+                test._hypothesis_internal_use_settings,  # type: ignore[attr-defined]
+                database=self.database,
+            )
+        try:
+            test()
+        except (_BudgetSpent, OutOfTime):
+            return self._spent()
+        except _RoundSpent:
+            return True
+        except (Divergence, BaseExceptionGroup) as raised:
+            if isinstance(raised, BaseExceptionGroup):
+                # Hypothesis replays each failure it kept and raises them together; a replay
+                # past the deadline raises _BudgetSpent instead of its Divergence.
+                if raised.split((Divergence, _BudgetSpent, _RoundSpent, OutOfTime))[1] is not None:
+                    raise  # anything else is our bug, and must surface
+                if raised.subgroup((_BudgetSpent, OutOfTime)) is not None:
+                    return self._spent()
+            # The failures are in self.best, each at its smallest. Hypothesis stops soon after the last
+            # new one, however few cases it ran (a failure replayed from a shared database is found at
+            # once): a case budget not yet spent is spent searching on, in a new round, as a time budget is.
+            unspent = self.max_cases is None or self.stats.cases < self.max_cases
+            return unspent and not (self.stopped and self.stopped())
+        return False  # no new failure: the search is exhausted
+
+    def _spent(self) -> bool:
+        """The search ends (no new round): note whether its time budget was what ended it."""
+        self.stats.out_of_time = time.monotonic() >= self.stats.started + self.budget
+        return False
+
+    def _keep(self, failure: Failure) -> None:
+        kept = self.best.get(failure.rule)
+        if kept is None or failure.size <= kept.size:
+            self.best[failure.rule] = failure
+
+    def attribute(self, failure: Failure) -> Failure:
+        """The request's own rule for MOD-STATELESS when it fails alone too; FRAME-CHUNK-INVARIANT when
+        the same bytes pass under another cutting; FRAME-LF-ONLY when they pass once their false line
+        ends are made harmless; else ``failure`` itself."""
+        if failure.rule == "STDIO-SURVIVE":
+            # Attribution re-runs the case twice; a dead or deaf target makes each run wait
+            # for its probes, and death is no matter of chunking anyway.
+            return failure
+        try:
+            return self._attribute(failure)
+        except OutOfTime:
+            return failure  # a target that holds the re-runs past ATTRIBUTION_SECONDS: as found
+
+    def _attribute(self, failure: Failure) -> Failure:
+        if failure.rule == "MOD-STATELESS":
+            carried = relabel_carried_state(failure.findings, failure.case, self._outcome, self.profile)
+            own = [f for f in carried if f not in failure.findings]
+            return failure if not own else Failure(own[0].rule, failure.case, failure.run, carried)
+        chunked = self._chunking(failure)
+        if chunked is not None:
+            return chunked
+        relabelled = relabel_false_line_ends(
+            failure.findings, failure.case, failure.run.observation.output, self._outcome, self.profile
+        )
+        if relabelled is failure.findings:
+            return failure
+        return Failure("FRAME-LF-ONLY", failure.case, failure.run, relabelled)
+
+    def _outcome(self, case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+        run, findings = self.execute(case)
+        return findings, run.observation.output
+
+    def _chunking(self, failure: Failure) -> Failure | None:
+        chunked = chunking_finding(
+            failure.finding, failure.case, lambda case, timing: self.execute(case, timing)[1], self.timing, self.profile
+        )
+        if chunked is None:
+            return None
+        return Failure("FRAME-CHUNK-INVARIANT", failure.case, failure.run, [chunked, *failure.findings])
+
+    def _report_progress(self, deadline: float) -> None:
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if now - self._last_progress < 0.5:
+            return
+        self._last_progress = now
+        stats = self.stats
+        self.progress(
+            Progress(
+                stats.cases,
+                stats.processes,
+                stats.messages,
+                frozenset(self.best),
+                now - stats.started,
+                max(0.0, deadline - now),
+                self.max_cases,
+            )
+        )
+
+
+def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:
+    """The first failure of each rule, in order: attribution may file two failures under one rule."""
+    found: dict[str, Failure] = {}
+    for failure in failures:
+        found.setdefault(failure.rule, failure)
+    return list(found.values())
+
+
+_FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+_LOST = ("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
+
+
+def defanged(case: Case) -> Case:
+    """The case with every false line end made harmless: a raw CR between tokens becomes a space,
+    a raw U+2028, U+2029 or U+0085 its escape. The messages mean the same; only a reader that
+    splits lines on those characters sees a difference. One chunk, so cut positions need not move."""
+    lines = []
+    for line in case.lines:
+        text = line.decode("utf-8", "surrogateescape").replace("\r", " ")
+        for raw, escaped in _FALSE_LINE_ENDS_IN_STRINGS.items():
+            text = text.replace(raw, escaped)
+        lines.append(text.encode("utf-8", "surrogateescape"))
+    return Case(tuple(lines), (), case.settle)
+
+
+def chunking_finding(
+    finding: Finding,
+    case: Case,
+    execute: Callable[[Case, Timing], list[Finding]],
+    timing: Timing,
+    profile: Profile,
+) -> Finding | None:
+    """FRAME-CHUNK-INVARIANT for a failing ``finding`` that goes away when the same bytes are written
+    in one piece, or one line a write: the cutting alone caused it. None when it stays."""
+    if len(case.chunks) < 2 and len(case.lines) < 2:
+        return None
+    offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
+    # A long pause keeps one line per read even on a loaded machine.
+    for cuts, pause in (((), timing.pause), (offsets, max(timing.pause, 0.2))):
+        if cuts == case.cuts:
+            continue
+        findings = execute(Case(case.lines, cuts, case.settle), replace(timing, pause=pause))
+        if finding.rule not in {f.rule for f in _failing(findings, profile)}:
+            return Finding(
+                "FRAME-CHUNK-INVARIANT",
+                True,
+                finding.line,
+                f"{finding.message} ({finding.rule}), only when the bytes are cut as in this case",
+                finding.expected,
+                finding.actual,
+            )
+    return None
+
+
+def relabel_false_line_ends(
+    findings: list[Finding],
+    case: Case,
+    output: tuple[bytes, ...],
+    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    profile: Profile,
+) -> list[Finding]:
+    """FRAME-LF-ONLY for answers lost only because of false line ends: the defanged case passes, and
+    the server wrote something else for it than for ``case`` (its ``output``).
+
+    A reader that splits lines at a raw CR or U+2028 and drops what it cannot parse leaves
+    nothing behind but silence; the oracle alone cannot tell that silence from any other. A server
+    that writes the same bytes either way did not read the false line ends at all. Reading a bare
+    CR as a line end is an open reading of the transport's "newline": a warning under ``spec``.
+    Returns ``findings`` itself when nothing is relabelled.
+    """
+    lost = [f for f in _failing(findings, profile) if f.rule in _LOST]
+    if not lost or defanged(case) == Case(case.lines, (), case.settle):
+        return findings
+    defanged_findings, defanged_output = execute(defanged(case))
+    if defanged_output == output or any(f.rule in _LOST for f in _failing(defanged_findings, profile)):
+        return findings
+    cr_only = all(only_cr_line_ends(line) for line in case.lines if has_false_line_end(line))
+    return [
+        Finding(
+            "FRAME-LF-ONLY",
+            not cr_only,
+            f.line,
+            f"{f.message} ({f.rule}), only with a raw line separator in the line",
+            f.expected,
+            f.actual,
+        )
+        if f in lost
+        else f
+        for f in findings
+    ]
+
+
+def relabel_carried_state(
+    findings: list[Finding],
+    case: Case,
+    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    profile: Profile,
+) -> list[Finding]:
+    """MOD-STATELESS (a request served with what earlier ones carried) only when the request alone, in
+    a fresh process, is not served; when it is, nothing was carried over, and the finding is that
+    request's own rule. Returns ``findings`` itself when nothing is relabelled."""
+    relabelled = list(findings)
+    for position, finding in enumerate(findings):
+        if finding.rule != "MOD-STATELESS" or finding.line is None or finding.status(profile) is not Status.FAIL:
+            continue
+        line = case.lines[finding.line]
+        value = parse_line(line)
+        request = classify(value) if isinstance(value, dict) else None
+        if not isinstance(request, Request):
+            continue
+        _, output = execute(Case((line,), (), case.settle))
+        if _served(output, request.id):
+            message = f"{finding.message}, alone in a fresh process too: nothing was carried over"
+            relabelled[position] = replace(finding, rule=own_rule(request), message=message)
+    return findings if relabelled == findings else relabelled
+
+
+def _served(output: tuple[bytes, ...], request_id: RequestId) -> bool:
+    """Whether a line of ``output`` is a result for ``request_id``, the same in type and value."""
+    answers = (parse_line(line) for line in output)
+    return any(
+        isinstance(answer, dict)
+        and "result" in answer
+        and is_valid_id(answer_id := answer.get("id"))
+        and id_key(answer_id) == id_key(request_id)
+        for answer in answers
+    )
+
+
+def stderr_progress(progress: Progress) -> None:
+    sys.stderr.write(f"\r\x1b[K{progress.line()}")
+    sys.stderr.flush()

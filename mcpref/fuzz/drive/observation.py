@@ -1,0 +1,16 @@
+"""What a run of a case showed of the target: the one value the drive stage hands to the oracle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Observation:
+    output: tuple[bytes, ...]  # complete stdout lines, without their LF
+    trailing: bytes = b""  # an unterminated last stdout line
+    survived: bool = True  # still alive and answering after the session
+    sentinels: tuple[str, ...] = ()  # ids of the liveness probes, whose answers are not judged
+    eof: bool = False  # the session ended by closing stdin: work still in flight may be dropped
+    latency: float = 0.0  # seconds: the longest wait for the server after its first line (STDIO-LATENCY)
+    ending: str = ""  # what was seen of a server that did not survive

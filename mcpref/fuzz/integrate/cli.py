@@ -1,0 +1,560 @@
+"""The ``mcpref`` command.
+
+    mcpref serve   [--version-policy P] [--max-line-bytes N]
+    mcpref fuzz    [--budget S] [--max-cases N] [--seed N] [--profile spec|strict] [--protocol-version V]
+                   [--report PATH] [--campaign-dir DIR] [--database URL [--database-read-only]]
+                   [--pause S] [--jobs N] [--progress] [CI] [WAIT] [-- CMD [ARGS...]]
+    mcpref check   [--profile spec|strict] [--json] [--html PATH] [--time-limit S] [CI] [WAIT] [-- CMD [ARGS...]]
+    mcpref replay  FILE [--transcript] [WAIT] [-- CMD [ARGS...]]
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [CI] [WAIT]
+                   -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref vectors export DIR
+    mcpref explain FILE [--timeout S]
+    mcpref merge   REPORT... [--report PATH] [CI]
+
+    WAIT: [--idle-limit S] [--wait-limit S]   (how long a target is waited for: ``fuzz.waiting``)
+    CI:   [--baseline FILE] [--write-baseline FILE] [--junit-xml PATH]   (``fuzz.ci``)
+
+The target command is an argv list taken after ``--`` and started without a shell; with
+none, the target is the bundled reference server. Exit status: 0 nothing found, 1
+failures found, 2 bad usage or a target that could not be started at all; held to a
+``--baseline``, 0 when exactly the listed rules fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from mcpref import __version__
+from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_database
+from mcpref.fuzz.campaign.jobs import run_jobs
+from mcpref.fuzz.campaign.runner import (
+    Campaign,
+    Failure,
+    Outcome,
+    chunking_finding,
+    relabel_carried_state,
+    relabel_false_line_ends,
+    stderr_progress,
+)
+from mcpref.fuzz.drive import waiting
+from mcpref.fuzz.drive.target import OutOfTime, TargetError, Timing, run_case, within
+from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
+from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.integrate import check
+from mcpref.fuzz.integrate import compare as compare_command
+from mcpref.fuzz.integrate import merge as merge_command
+from mcpref.fuzz.judge import selection
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.report import ci, html, statuses, stock
+from mcpref.fuzz.report import explain as explain_command
+from mcpref.fuzz.report import vectors as vectors_command
+from mcpref.fuzz.report.baseline import TARGET, BaselineError
+from mcpref.fuzz.report.reproducer import (
+    Reproducer,
+    ReproducerError,
+    finding_json,
+    load_reproducer,
+    reproducer_json,
+    session_transcript,
+    shell_line,
+    table,
+    transcript,
+    write_atomic,
+)
+from mcpref.reference import server
+from mcpref.reference.rules import BY_ID
+from mcpref.reference.versions import Era
+
+EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
+DEFAULT_BUDGET = 60.0
+CHECK_TIME_LIMIT = 600.0  # seconds: ten times what a slow real server takes
+
+
+TARGET_HELP = (
+    "The target is the command after --, an argv list started without a shell "
+    "(mcpref check -- python my_server.py); without --, the bundled reference server."
+)
+PROFILES_HELP = (
+    "Profiles: spec (the default) fails what the specification makes mandatory (MUST, MUST NOT) and "
+    "warns on the rest; strict also fails SHOULDs and reference decisions. Measurements only warn."
+)
+EXIT_HELP = (
+    "Exit status: 0 nothing failed; 1 failures found (held to --baseline: a failure it does not list, "
+    "or a listed rule that passes); 2 bad usage, or a target that could not be started."
+)
+
+
+def _epilog(*parts: str) -> str:
+    return " ".join(parts)  # argparse reflows an epilog into one paragraph
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcpref", description="Reference, oracle and fuzzer for the MCP stdio layer.", epilog=EXIT_HELP
+    )
+    parser.add_argument("--version", action="version", version=f"mcpref {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the reference server on stdin/stdout")
+    server.add_arguments(serve)
+    profiles = [p.value for p in Profile]
+
+    fuzz = commands.add_parser(
+        "fuzz",
+        help="run a Hypothesis campaign against a server command",
+        usage="mcpref fuzz [OPTIONS] [-- CMD [ARGS...]]",
+        epilog=_epilog(TARGET_HELP, PROFILES_HELP, EXIT_HELP),
+    )
+    fuzz.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help=f"seconds of generation (default {DEFAULT_BUDGET:g}, or no limit with --max-cases)",
+    )
+    fuzz.add_argument(
+        "--max-cases",
+        type=int,
+        default=None,
+        metavar="N",
+        help="cases generated at most, and as many more to shrink what they found; "
+        "with --seed, the same cases on any machine",
+    )
+    fuzz.add_argument("--seed", type=int, default=None, help="Hypothesis seed, for a reproducible campaign")
+    fuzz.add_argument("--profile", choices=profiles, default="spec")
+    add_era_argument(fuzz, "negotiate only this version; 2026-07-28 fuzzes the modern era (default: the legacy versions)")
+    fuzz.add_argument("--report", type=Path, default=None, help="write a JSON report here")
+    fuzz.add_argument("--campaign-dir", type=Path, default=None, help="example database and reproducers")
+    fuzz.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="a Redis example database shared by campaigns (redis://HOST:PORT/N) instead of the campaign directory's",
+    )
+    fuzz.add_argument(
+        "--database-read-only",
+        action="store_true",
+        help="only read --database; examples found are kept in the campaign directory's",
+    )
+    fuzz.add_argument(
+        "--pause",
+        type=float,
+        default=Timing.pause,
+        help="seconds to wait after each chunk of a fresh run",
+    )
+    fuzz.add_argument(
+        "--jobs", type=int, default=1, help="campaigns side by side, one process and seed each (default 1)"
+    )
+    fuzz.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+    selection.add_arguments(fuzz)
+    ci.add_arguments(fuzz)
+    waiting.add_arguments(fuzz)
+
+    check = commands.add_parser(
+        "check",
+        help="run the fixed corpus and print one row per requirement",
+        usage="mcpref check [OPTIONS] [-- CMD [ARGS...]]",
+        epilog=_epilog(TARGET_HELP, PROFILES_HELP, EXIT_HELP),
+    )
+    check.add_argument("--profile", choices=profiles, default="spec")
+    check.add_argument("--json", action="store_true", help="machine-readable output")
+    check.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the results as a web page")
+    add_era_argument(check)
+    check.add_argument(
+        "--sdk",
+        choices=sorted(stock.sdks()),
+        default=None,
+        help="the official SDK the server is built on: mark the findings a stock server of it shows too",
+    )
+    selection.add_arguments(check)
+    ci.add_arguments(check)
+    waiting.add_arguments(check)
+    check.add_argument(
+        "--time-limit",
+        type=float,
+        default=CHECK_TIME_LIMIT,
+        metavar="SECONDS",
+        help="end every wait by then, whatever the target does; a scenario cut short leaves its "
+        f"rules untested (default {CHECK_TIME_LIMIT:g})",
+    )
+
+    replay = commands.add_parser(
+        "replay",
+        help="re-run a saved failing case",
+        usage="mcpref replay FILE [OPTIONS] [-- CMD [ARGS...]]",
+        epilog=_epilog(
+            "The target is the reproducer's own command; a command after -- replaces it, an argv list "
+            "started without a shell.",
+            "Exit status: 0 the case no longer fails; 1 it fails; 2 bad usage, or a target that could not "
+            "be started.",
+        ),
+    )
+    replay.add_argument("file", type=Path)
+    replay.add_argument(
+        "--transcript",
+        action="store_true",
+        help="print the session as it went: -> sent (a ~~ line at each chunk boundary), <- received, !! stderr",
+    )
+    waiting.add_arguments(replay)
+
+    compare = commands.add_parser(
+        "compare",
+        help="run the fixed corpus against several commands, one matrix",
+        usage="mcpref compare [OPTIONS] -- CMD1 [ARGS...] --- CMD2 [ARGS...] [--- ...]",
+        epilog=_epilog(
+            "The targets are argv lists after --, separated by ---, each started without a shell.",
+            PROFILES_HELP,
+            EXIT_HELP,
+        ),
+    )
+    compare_command.add_arguments(compare)
+
+    explain = commands.add_parser(
+        "explain", help="explain each finding of a report or reproducer in plain words (a model at AI_URL, if any)"
+    )
+    explain.add_argument("file", type=Path, help="a reproducer, a fuzz report, or check or compare --json output")
+    explain.add_argument(
+        "--timeout", type=float, default=30.0, metavar="SECONDS", help="for the model's answer (default 30)"
+    )
+
+    merge = commands.add_parser(
+        "merge",
+        help="merge the fuzz --report files of several workers into one report",
+        usage="mcpref merge REPORT... [--report PATH] [CI]",
+        epilog=_epilog(
+            "Each rule found broken is listed once, with the smallest case any worker kept; reports of "
+            "another command, profile or era are refused.",
+            EXIT_HELP,
+        ),
+    )
+    merge_command.add_arguments(merge)
+
+    vectors = commands.add_parser("vectors", help="the fixed corpus as language-neutral test vectors")
+    vector_commands = vectors.add_subparsers(dest="vectors_command", required=True)
+    export = vector_commands.add_parser("export", help="write one JSON file per scenario, index.json and SCHEMA.md")
+    export.add_argument("directory", type=Path)
+    return parser
+
+
+def _split_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    if "--" in argv:
+        cut = argv.index("--")
+        return argv[:cut], argv[cut + 1 :]
+    return argv, None
+
+
+def main(argv: list[str] | None = None) -> int:
+    own, target = _split_command(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    args = parser.parse_args(own)
+    if target == []:
+        parser.error("-- must be followed by a command")
+    if args.command == "serve":
+        return server.run(args)
+    if args.command == "vectors":
+        return vectors_command.run(args)
+    if args.command == "explain":
+        return _explain(args)
+    if args.command == "merge":
+        return merge_command.run(args)
+    try:
+        timing = Timing(patience=waiting.from_arguments(args))
+        args.rules = selection.from_arguments(args) if args.command != "replay" else selection.Selection()
+    except (ValueError, selection.SelectionError) as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.command == "fuzz":
+            return _fuzz(args, target or DEFAULT_TARGET, timing)
+        if args.command == "check":
+            return _check(args, target or DEFAULT_TARGET, timing)
+        if args.command == "compare":
+            return compare_command.run(args, target, timing)
+        return _replay(args, target, timing)
+    except TargetError as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (ReproducerError, BaselineError, DatabaseError) as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _campaign_dir(command: list[str]) -> Path:
+    digest = hashlib.sha256("\0".join(command).encode()).hexdigest()[:10]
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(command[-1]).name)[:40]
+    return Path("campaigns") / f"{name}-{digest}"
+
+
+def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
+    if (args.budget is not None and args.budget <= 0) or args.pause < 0 or args.jobs < 1:
+        print("mcpref: --budget must be positive, --pause not negative and --jobs at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if args.max_cases is not None and args.max_cases < 1:
+        print("mcpref: --max-cases must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    budget = args.budget if args.budget is not None else DEFAULT_BUDGET if args.max_cases is None else math.inf
+    profile = Profile(args.profile)
+    baseline = ci.prepare(args, profile)
+    directory = args.campaign_dir or _campaign_dir(command)
+    prefix = key_prefix(command, args.version, profile)
+    database = open_database(directory, args.database, read_only=args.database_read_only, prefix=prefix)
+    timing = replace(timing, pause=args.pause)
+    began = time.monotonic()
+    # TargetError when the command cannot start at all. The budget bounds this look too: a target
+    # that holds it to the end started, and leaves the campaign no time.
+    with contextlib.suppress(OutOfTime):
+        run_case(command, [], within(timing, budget))
+    budget = max(budget - (time.monotonic() - began), 1e-3)
+    show = args.progress or sys.stderr.isatty()
+    campaign = Campaign(
+        command,
+        profile=profile,
+        budget=budget,
+        max_cases=args.max_cases,
+        seed=args.seed,
+        version=args.version,
+        database=database,
+        timing=timing,
+        progress=stderr_progress if show else None,
+        rules=args.rules.rules if args.rules.narrowed else None,
+    )
+    outcome = run_jobs(args.jobs, campaign)
+    if args.rules.narrowed:  # an attribution may file a failure under a rule left out
+        chosen = [failure for failure in outcome.failures if args.rules.chosen(failure.rule)]
+        outcome = replace(outcome, failures=chosen)
+    if show:
+        sys.stderr.write("\n")
+    era = era_of_version(args.version)
+    _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory, era, args.max_cases)
+    report = _fuzz_report(outcome, command, profile, args.seed, args.jobs, directory, era)
+    if args.report is not None:
+        write_atomic(args.report, json.dumps(report, indent=2) + "\n")
+    shown = {TARGET: compare_command.default_labels([command])[0]}
+    seconds = time.monotonic() - began
+    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: ci.fuzz_rows(report)}, baseline, shown, seconds)
+
+
+def _fuzz_report(
+    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path, era: Era
+) -> dict[str, object]:
+    stats = outcome.stats
+    elapsed = time.monotonic() - stats.started
+    return {
+        "command": command,
+        "profile": profile.value,
+        "era": era.value,
+        "seed": seed,
+        "jobs": jobs,
+        "cases": stats.cases,
+        "messages": stats.messages,
+        "processes": stats.processes,
+        "kept_runs": stats.kept,
+        "unconfirmed_in_kept_processes": stats.unconfirmed,
+        "fresh_only_from_case": stats.fresh_only_from,
+        "seconds": round(elapsed, 3),
+        "target_seconds": round(stats.target_seconds, 3),
+        "oracle_seconds": round(stats.oracle_seconds, 3),
+        "first_failure_at_case": stats.first_failure,
+        "failures": [_kept_json(kept, command, profile, directory, era) for kept in outcome.failures],
+        "warnings": [_kept_json(kept, command, profile, directory, era) for kept in outcome.warnings.values()],
+    }
+
+
+def _reproducer_path(kept: Failure, profile: Profile, directory: Path) -> Path:
+    """Where a kept case is saved: ``repro/RULE.json`` for a failure, ``repro/warn/RULE.json`` for a
+    warning (a rule may have both)."""
+    folder = directory / "repro"
+    return (folder if kept.finding.status(profile) is Status.FAIL else folder / "warn") / f"{kept.rule}.json"
+
+
+def _kept_json(kept: Failure, command: list[str], profile: Profile, directory: Path, era: Era) -> dict[str, object]:
+    return {
+        **finding_json(kept.finding, profile),
+        "input": [chunk.decode("utf-8", "backslashreplace") for chunk in kept.case.chunks],
+        "transcript": transcript(kept.case.chunks, kept.run),
+        "all_findings": [finding_json(f, profile) for f in kept.findings],
+        "reproducer": str(_reproducer_path(kept, profile, directory)),
+        "shell": None if kept.needs_timing else shell_line(command, kept.case.stream, era=era),
+    }
+
+
+def _print_fuzz_summary(
+    outcome: Outcome,
+    command: list[str],
+    profile: Profile,
+    seed: int | None,
+    jobs: int,
+    directory: Path,
+    era: Era,
+    max_cases: int | None,
+) -> None:
+    stats = outcome.stats
+    elapsed = max(time.monotonic() - stats.started, 1e-9)
+    print(
+        f"mcpref fuzz: {stats.cases} cases, {stats.messages} messages in {elapsed:.1f}s "
+        f"({stats.messages / elapsed:.0f} msg/s), profile {profile.value}, seed {seed}"
+        + (f", {jobs} jobs" if jobs > 1 else "")
+    )
+    if max_cases is not None and stats.out_of_time and stats.cases < max_cases * jobs:
+        print(f"stopped before its {max_cases * jobs} cases: the time budget ran out")
+    kept = [*outcome.failures, *outcome.warnings.values()]
+    rows = [(f.rule, BY_ID[f.rule].level.value, f.finding.status(profile).value, f.finding.message) for f in kept]
+    if not rows:
+        # A target that holds every wait to the end of the budget lets no case end: nothing is claimed.
+        print("no divergence found" if stats.cases else "no case ran to its end within the budget: nothing is claimed")
+        return
+    print(table(["ID", "LEVEL", "STATUS", "FINDING"], rows))
+    for failure in kept:
+        path = _reproducer_path(failure, profile, directory)
+        case = failure.case
+        write_atomic(path, reproducer_json(failure.rule, profile, command, case.chunks, case.settle, era, finding_json(failure.finding, profile)))
+        print(f"\n{failure.rule} ({failure.finding.status(profile).value}): {failure.finding.message}")
+        print(f"  expected: {failure.finding.expected}")
+        print(f"  actual:   {failure.finding.actual}")
+        print(f"  reproducer: mcpref replay {path}")
+        shell = None if failure.needs_timing else shell_line(command, failure.case.stream, era=era)
+        if shell is not None:
+            print(f"  shell: {shell}")
+
+
+def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
+    if args.time_limit <= 0:
+        print("mcpref: --time-limit must be positive", file=sys.stderr)
+        return EXIT_USAGE
+    profile = Profile(args.profile)
+    baseline = ci.prepare(args, profile)
+    started = time.monotonic()
+    only = args.rules.rules if args.rules.narrowed else None
+    era = era_of_version(args.version)
+    rows = check.check_rows(command, profile, timing, era, only, args.time_limit)
+    seconds = time.monotonic() - started
+    sdk = stock.sdks()[args.sdk] if args.sdk is not None else None
+    shared = stock.mark(rows, sdk, era.value, profile.value) if sdk is not None else []
+    if args.junit_xml is not None:  # each failure in the XML names a reproducer file
+        ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml))
+    if args.html is not None:
+        label = compare_command.default_labels([command])[0]
+        result = compare_command.combine([command], [label], [rows], profile)
+        write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
+    if args.json:
+        document: dict[str, object] = {
+            "command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows
+        }
+        if sdk is not None:
+            document["stock"] = {"sdk": sdk.name, "package": sdk.package, "report_to": sdk.report_to, "rules": shared}
+        print(json.dumps(document, indent=2))
+    else:
+        shown_rows = []
+        for row in rows:
+            findings = row["findings"]
+            assert isinstance(findings, list)
+            note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else str(row.get("reason", ""))
+            if "stock" in row:
+                note = f"[stock {row['stock']} too] {note}"
+            shown_rows.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
+        print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown_rows))
+        print(statuses.summary(rows, check.check_cause(rows)))
+        if sdk is not None and any(row["status"] in (statuses.FAIL, statuses.WARN) for row in rows):
+            print(stock.summary(shared, sdk))
+    shown = {TARGET: compare_command.default_labels([command])[0]}
+    return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline, shown, seconds)
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """Never fails for want of a model: the recorded explanation stands in, and says so."""
+    if args.timeout <= 0:
+        print("mcpref: --timeout must be positive", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        items = explain_command.load_items(args.file)
+    except explain_command.ExplainError as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(explain_command.render(explain_command.explain(items, os.environ, args.timeout)))
+    return EXIT_CLEAN
+
+
+def _case_of(reproducer: Reproducer) -> Case:
+    stream = b"".join(reproducer.chunks)
+    lines = re.findall(rb"[^\n]*\n|[^\n]+\Z", stream)  # at LF only: a raw CR is what is judged
+    cuts = tuple(itertools.accumulate(len(chunk) for chunk in reproducer.chunks[:-1]))
+    return Case(tuple(lines), cuts, reproducer.settle)
+
+
+def _judged(
+    argv: list[str], timing: Timing, reproducer: Reproducer
+) -> Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]:
+    def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+        run = run_case(argv, case.chunks, timing, settle=case.settle, era=reproducer.era)
+        return judge(case.stream, run.observation), run.observation.output
+
+    return execute
+
+
+def _chunked(
+    findings: list[Finding], case: Case, argv: list[str], timing: Timing, reproducer: Reproducer
+) -> list[Finding]:
+    def execute(recut: Case, recut_timing: Timing) -> list[Finding]:
+        run = run_case(argv, recut.chunks, recut_timing, settle=recut.settle, era=reproducer.era)
+        return judge(recut.stream, run.observation)
+
+    for finding in findings:
+        if finding.status(reproducer.profile) is Status.FAIL:
+            chunked = chunking_finding(finding, case, execute, timing, reproducer.profile)
+            if chunked is not None:
+                return [chunked, *findings]
+    return findings
+
+
+def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
+    reproducer = load_reproducer(args.file)
+    argv = command or reproducer.argv
+    if command is None and reproducer.directory is not None:
+        # The recorded command runs where it ran: ``python server.py`` means that folder's server.py.
+        try:
+            os.chdir(reproducer.directory)
+        except OSError as exc:
+            print(f"mcpref: the command was recorded in {reproducer.directory}, which cannot be entered here "
+                  f"({exc.strerror}): it runs in the current folder", file=sys.stderr)  # fmt: skip
+    run = run_case(
+        argv, reproducer.chunks, timing, settle=reproducer.settle, record=args.transcript, era=reproducer.era
+    )
+    findings = judge(b"".join(reproducer.chunks), run.observation)
+    if reproducer.rule == "FRAME-LF-ONLY":
+        # As check and fuzz filed it: answers lost only with the raw line separators in place.
+        execute = _judged(argv, timing, reproducer)
+        output = run.observation.output
+        findings = relabel_false_line_ends(findings, _case_of(reproducer), output, execute, reproducer.profile)
+    findings = relabel_carried_state(
+        findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile
+    )
+    if reproducer.rule == "FRAME-CHUNK-INVARIANT":
+        # As fuzz filed it: a failure that goes away when the same bytes are cut otherwise.
+        findings = _chunked(findings, _case_of(reproducer), argv, timing, reproducer)
+    shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
+    for line in shown or transcript(reproducer.chunks, run):
+        print(line)
+    failing = [f for f in findings if f.status(reproducer.profile) is Status.FAIL]
+    for finding in findings:
+        print(
+            f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})"
+        )
+    if not findings:
+        print("no divergence: the case passes")
+    return EXIT_FOUND if failing else EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())

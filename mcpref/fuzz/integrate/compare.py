@@ -1,0 +1,186 @@
+"""``mcpref compare``: the fixed corpus of ``check`` against several commands, as one matrix.
+
+    mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [--idle-limit S]
+                   [--wait-limit S] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+
+Each command is started without a shell and judged by ``check_rows`` exactly as ``mcpref
+check`` would judge it alone; the matrix has one row per requirement ID and one column per
+command, each cell pass, warn, fail or n/a. Exit status: 0 when no command fails a rule,
+1 when one does, 2 for bad usage or a command that cannot be started at all; held to a
+``--baseline``, 0 when each column fails exactly its listed rules (``fuzz.ci``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from mcpref.fuzz.drive import waiting
+from mcpref.fuzz.drive.target import TargetError, Timing, run_case
+from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
+from mcpref.fuzz.integrate.check import check_rows
+from mcpref.fuzz.judge import selection
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report import ci, html
+from mcpref.fuzz.report.baseline import BaselineError
+from mcpref.fuzz.report.reproducer import write_atomic
+from mcpref.reference.rules import BY_ID
+from mcpref.reference.versions import Era
+
+SEPARATOR = "---"
+EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """The command line of ``compare`` cannot be used."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", choices=[p.value for p in Profile], default="spec")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--label",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="column name of the next command, once per command in order (default: from the command)",
+    )
+    parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the matrix as a web page")
+    add_era_argument(parser)
+    selection.add_arguments(parser)
+    ci.add_arguments(parser)
+    waiting.add_arguments(parser)
+
+
+def split_commands(argv: Sequence[str]) -> list[list[str]]:
+    """``CMD1 ARGS --- CMD2 ARGS ...`` as a list of argv lists; an empty one is a usage error."""
+    commands: list[list[str]] = [[]]
+    for word in argv:
+        if word == SEPARATOR:
+            commands.append([])
+        else:
+            commands[-1].append(word)
+    if any(not command for command in commands):
+        raise UsageError(f"an empty command between {SEPARATOR} separators")
+    return commands
+
+
+def default_labels(commands: Sequence[Sequence[str]]) -> list[str]:
+    """A short, unique column name per command: the name of its last word, numbered on a clash."""
+    names = [Path(command[-1]).name or command[-1] for command in commands]
+    return [f"{name}#{index + 1}" if names.count(name) > 1 else name for index, name in enumerate(names)]
+
+
+def matrix(
+    commands: Sequence[list[str]],
+    labels: Sequence[str],
+    profile: Profile,
+    timing: Timing,
+    era: Era = Era.LEGACY,
+    only: frozenset[str] | None = None,
+) -> dict[str, object]:
+    """Every command through the corpus of ``era`` (the rules of ``only``, with it); raises
+    ``TargetError`` naming a command that cannot start."""
+    for label, command in zip(labels, commands, strict=True):
+        try:
+            run_case(command, [], timing, era=era)
+        except TargetError as exc:
+            raise TargetError(f"{label}: {exc}") from None
+    rows = [check_rows(command, profile, timing, era, only) for command in commands]
+    return combine(commands, labels, rows, profile)
+
+
+def combine(
+    commands: Sequence[list[str]], labels: Sequence[str], per_command: Sequence[list[dict[str, object]]], profile: Profile
+) -> dict[str, object]:
+    """The matrix of ``check_rows`` results, one per command (each with a row for the same rules)."""
+    rules: list[dict[str, object]] = []
+    for index, first in enumerate(per_command[0]):
+        rule = BY_ID[str(first["id"])]
+        statuses: dict[str, object] = {}
+        findings: dict[str, object] = {}
+        for label, rows in zip(labels, per_command, strict=True):
+            row = rows[index]
+            assert row["id"] == rule.id
+            statuses[label] = row["status"]
+            findings[label] = row["findings"]
+        rules.append({"id": rule.id, "level": rule.level.value, "statuses": statuses, "findings": findings})
+    return {
+        "profile": profile.value,
+        "commands": [{"label": label, "command": command} for label, command in zip(labels, commands, strict=True)],
+        "rules": rules,
+    }
+
+
+def render(result: dict[str, object]) -> str:
+    commands = result["commands"]
+    rules = result["rules"]
+    assert isinstance(commands, list) and isinstance(rules, list)
+    labels = [str(entry["label"]) for entry in commands]
+    lines = [f"profile {result['profile']}"]
+    lines += [f"  {entry['label']}: {' '.join(entry['command'])}" for entry in commands]
+    header = ["ID", "LEVEL", *labels]
+    rows = [
+        [str(rule["id"]), str(rule["level"]), *(str(rule["statuses"][label]) for label in labels)] for rule in rules
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> int:
+    """The ``compare`` subcommand; ``target`` is everything after the first ``--``."""
+    try:
+        if not target:
+            raise UsageError(f"compare needs commands: -- CMD1 [ARGS] {SEPARATOR} CMD2 [ARGS]")
+        commands = split_commands(target)
+        labels: list[str] = args.label or default_labels(commands)
+        if len(labels) != len(commands):
+            raise UsageError(f"{len(labels)} --label for {len(commands)} commands")
+        if len(set(labels)) != len(labels):
+            raise UsageError("column labels must be distinct")
+    except UsageError as exc:
+        print(f"mcpref compare: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    profile = Profile(args.profile)
+    started = time.monotonic()
+    try:
+        baseline = ci.prepare(args, profile)
+        only = args.rules.rules if args.rules.narrowed else None
+        result = matrix(commands, labels, profile, timing, era_of_version(args.version), only)
+    except (TargetError, BaselineError) as exc:
+        print(f"mcpref compare: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    seconds = time.monotonic() - started
+    columns = by_label(result)
+    if args.junit_xml is not None:  # each failure in the XML names a reproducer file
+        for label, command in zip(labels, commands, strict=True):
+            ci.save_reproducers(columns[label], command, profile, ci.reproducers_beside(args.junit_xml, label))
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    if args.html is not None:
+        write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
+    return ci.conclude(args, profile, "mcpref compare", columns, baseline, {label: label for label in labels}, seconds)
+
+
+def by_label(result: dict[str, object]) -> dict[str, list[dict[str, object]]]:
+    """The matrix as one ``check`` result per column."""
+    rules = result["rules"]
+    commands = result["commands"]
+    assert isinstance(rules, list) and isinstance(commands, list)
+    return {
+        str(command["label"]): [
+            {
+                "id": rule["id"],
+                "level": rule["level"],
+                "status": rule["statuses"][command["label"]],
+                "findings": rule["findings"][command["label"]],
+            }
+            for rule in rules
+        ]
+        for command in commands
+    }
