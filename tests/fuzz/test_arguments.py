@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mcpref.fuzz.judge.arguments import argument_problem
-from mcpref.fuzz.judge.oracle import _checkable
+from mcpref.fuzz.judge.tools import _checkable
 from mcpref.reference import tools
 from mcpref.reference.messages import JsonObject, JsonValue
 

@@ -158,7 +158,7 @@ def test_a_malformed_tool_call_refused_as_an_unknown_method_is_a_params_finding(
 
 
 def test_id_null_answers_are_matched_so_that_as_many_lines_as_can_be_are_explained() -> None:
-    from mcpref.fuzz.judge.oracle import _explain_nulls
+    from mcpref.fuzz.judge.answers import _explain_nulls
 
     # In order, the first line would take the -32700 the second needs; a maximum matching moves it.
     assert _explain_nulls([-32700, -32600], [[-32700, -32600], [-32700]], [0, 1]) == [1, 0]
@@ -258,7 +258,7 @@ def test_the_pieces_of_a_notification_cut_at_a_false_line_end_are_one_finding() 
 
 @pytest.mark.spec("MOD-STATELESS", "MOD-META-REQUIRED", "MOD-VERSION-UNSUPPORTED", "MOD-CAP-REQUIRED")
 def test_the_own_rule_of_a_modern_request_is_what_its_envelope_lacks() -> None:
-    from mcpref.fuzz.judge.oracle_modern import own_rule
+    from mcpref.fuzz.judge.modern import own_rule
     from mcpref.fuzz.judge.reading import Request
 
     def sent(envelope: object) -> Request:

@@ -20,8 +20,8 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import SENTINEL_IDS
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
-from mcpref.fuzz.judge.oracle_modern import speaks_modern
 from mcpref.reference.dispatcher import Eras
 from mcpref.reference.eras import LEGACY, MODERN, meta
 from mcpref.reference.versions import V2025_11_25, V2026_07_28, Era

@@ -52,8 +52,8 @@ from hypothesis.internal.constants_ast import Constants
 from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Session, Timing, run_case, within
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.generate.strategies import Case, cases
+from mcpref.fuzz.judge.modern import own_rule
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, has_false_line_end, id_key, judge, only_cr_line_ends
-from mcpref.fuzz.judge.oracle_modern import own_rule
 from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
 from mcpref.reference.messages import RequestId
 from mcpref.reference.versions import BY_NAME, Era

@@ -25,8 +25,8 @@ from mcpref.fuzz.drive.target import OutOfTime, Run, Session, Timing, run_case, 
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
-from mcpref.fuzz.judge.oracle_modern import speaks_modern
 from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES

@@ -37,8 +37,9 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Timing, probe
 from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
-from mcpref.fuzz.judge.oracle import _leading_request, _lenient_request, judge, split_lines
-from mcpref.fuzz.judge.oracle_modern import MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION
+from mcpref.fuzz.judge.lines import _leading_request, _lenient_request
+from mcpref.fuzz.judge.modern import MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION
+from mcpref.fuzz.judge.oracle import judge, split_lines
 from mcpref.fuzz.report.reproducer import write_atomic
 from mcpref.reference.dispatcher import CancelTimer, Effect, Send, ServerSession, StartTimer, id_key
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES

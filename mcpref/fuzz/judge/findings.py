@@ -1,0 +1,47 @@
+"""What the oracle reports: ``Finding`` values, and how a profile counts them (``Status``).
+
+In: nothing but the rules' levels (``mcpref.reference.rules``). Out: the types every judge module
+builds findings with, and every reader of a verdict (campaigns, reports, the CLI) reads them by.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Final
+
+from mcpref.reference.rules import BY_ID, Level
+
+
+class Profile(enum.Enum):
+    SPEC = "spec"
+    STRICT = "strict"
+
+
+class Status(enum.Enum):
+    WARN = "warn"
+    FAIL = "fail"
+
+
+# What a finding shows as ``actual`` for an answer not seen, and as ``expected`` where none is owed.
+NOTHING: Final = "nothing"
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    mandatory: bool  # the divergence breaks a MUST or MUST NOT of the specification
+    line: int | None  # index of the input line it concerns; None for the session as a whole
+    message: str
+    expected: str
+    actual: str
+
+    @property
+    def answer_missing(self) -> bool:
+        """Whether what failed is an answer not seen (one that may yet come late)."""
+        return self.actual == NOTHING
+
+    def status(self, profile: Profile) -> Status:
+        if BY_ID[self.rule].level is Level.MEASUREMENT:
+            return Status.WARN  # the machine's speed is in it: never a verdict
+        return Status.FAIL if self.mandatory or profile is Profile.STRICT else Status.WARN

@@ -1,0 +1,193 @@
+"""The lifecycle of a legacy session (LIFE-*): initialize and the version it settles, requests before
+the session is ready, ping.
+
+In: a ``Session``, a request's line index, and the one answer the request drew. Out: findings under
+LIFE-* (and RPC-BATCH-INITIALIZE, RPC-INVALID-PARAMS for initialize's own params), and the server's
+choices once it accepts an initialize (``Session.target``: version, capabilities), against which
+later requests are judged.
+"""
+
+from __future__ import annotations
+
+from mcpref.fuzz.judge.modern import LEGACY_NAMES, UNSUPPORTED_PROTOCOL_VERSION, error_code, show
+from mcpref.fuzz.judge.reading import Request, initialize_params_problem
+from mcpref.fuzz.judge.session import Session, Target, answered, id_key, result_of
+from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, JsonObject, JsonValue, RequestId
+from mcpref.reference.versions import KNOWN, SUPPORTED_NAMES
+
+# Published versions, plus the 2024-10-07 pre-release that some SDKs still negotiate.
+RECOGNISED_VERSIONS = frozenset(v.name for v in KNOWN) | {"2024-10-07"}
+
+
+def ping(session: Session, index: int, answer: JsonObject) -> None:
+    if result_of(answer) is None:
+        session.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", show(answer))
+
+
+def early(session: Session, index: int, answer: JsonObject) -> None:
+    """LIFE-PRE-INIT-REFUSED, or LIFE-INITIALIZED-EARLY when an early notifications/initialized came first."""
+    code = error_code(answer)
+    if code == INVALID_REQUEST:
+        return
+    how = answered(answer)
+    if session.target.accepted_init:
+        session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before notifications/initialized", "-32600", show(answer))
+    elif session.initialized_early:
+        message = f"{how} after a notifications/initialized that came before any initialize"
+        session.find("LIFE-INITIALIZED-EARLY", index, message, "-32600", show(answer))
+    else:
+        session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before initialize", "-32600", show(answer))
+
+
+def initialize(session: Session, index: int, request: Request, answer: JsonObject, in_batch: bool) -> None:
+    result = result_of(answer)
+    if in_batch:
+        if result is not None:
+            session.find(
+                "RPC-BATCH-INITIALIZE", index, "initialize was accepted inside a batch", "-32600", show(answer)
+            )
+        return
+    if session.target.accepted_init:
+        if error_code(answer) != INVALID_REQUEST:
+            message = f"a second initialize was {answered(answer)}"
+            session.find("LIFE-SECOND-INIT", index, message, "-32600", show(answer))
+        if result is not None:
+            _accept(session, result)
+        return
+    params = request.params or {}
+    if initialize_params_problem(params) is not None:
+        if result is not None:
+            session.find(
+                "RPC-INVALID-PARAMS",
+                index,
+                "accepted an initialize with malformed params",
+                "-32602",
+                show(answer),
+                mandatory=False,
+            )
+            _accept(session, result)
+        elif error_code(answer) != INVALID_PARAMS:
+            session.find(
+                "RPC-INVALID-PARAMS",
+                index,
+                "malformed initialize params not refused with -32602",
+                "-32602",
+                show(answer),
+            )
+        return
+    requested = params.get("protocolVersion")
+    if result is None:
+        _refused_initialize(session, index, requested, answer)
+        return
+    _before_initialize_answer(session, index, request.id)
+    chosen = result.get("protocolVersion")
+    info = result.get("serverInfo")
+    if not (
+        isinstance(chosen, str)
+        and isinstance(result.get("capabilities"), dict)
+        and isinstance(info, dict)
+        and isinstance(info.get("name"), str)
+        and isinstance(info.get("version"), str)
+    ):
+        session.find(
+            "LIFE-INIT-RESULT",
+            index,
+            "the initialize result lacks a required field",
+            "protocolVersion, capabilities, serverInfo{name, version}",
+            show(result),
+        )
+    if chosen not in RECOGNISED_VERSIONS:
+        session.find(
+            "LIFE-VERSION-KNOWN",
+            index,
+            "answered with a protocol version that does not exist",
+            "a published version",
+            show(chosen),
+        )
+    elif requested in SUPPORTED_NAMES and chosen != requested and chosen not in LEGACY_NAMES:
+        # Another handshake version is a lawful counter-offer from a server that does not support
+        # the one requested, which cannot be told from outside: only a version no handshake has is.
+        session.find(
+            "LIFE-VERSION-ACCEPT",
+            index,
+            "answered another version than the one requested",
+            show(requested),
+            show(chosen),
+            mandatory=False,
+        )
+    elif requested not in SUPPORTED_NAMES and chosen != requested:
+        session.find(
+            "LIFE-VERSION-REJECT",
+            index,
+            "counter-offered an unsupported version",
+            "-32602 with data {requested, supported}",
+            show(chosen),
+        )
+    _accept(session, result)
+
+
+def _before_initialize_answer(session: Session, index: int, request_id: RequestId) -> None:
+    """LIFE-SERVER-EARLY: before its answer nothing is negotiated, so nothing but ping and logging is due."""
+    answered_at = session.answered_at[id_key(request_id)]
+    early_methods = [
+        method
+        for position, method in session.server_messages
+        if position < answered_at and method not in ('"ping"', '"notifications/message"')
+    ]
+    if early_methods:
+        session.find(
+            "LIFE-SERVER-EARLY",
+            index,
+            "sent before its initialize answer: " + ", ".join(early_methods),
+            "only ping and log messages before it",
+            ", ".join(early_methods),
+        )
+
+
+def _refused_initialize(session: Session, index: int, requested: JsonValue, answer: JsonObject) -> None:
+    if requested in SUPPORTED_NAMES:
+        session.find(
+            "LIFE-VERSION-ACCEPT",
+            index,
+            "refused an initialize for a published version",
+            "a result",
+            show(answer),
+            mandatory=False,
+        )
+    elif session.modern.server.speaks and error_code(answer) == UNSUPPORTED_PROTOCOL_VERSION:
+        return  # MOD-LEGACY-INIT: a modern server names its versions with the modern error
+    elif error_code(answer) != INVALID_PARAMS:
+        session.find(
+            "LIFE-VERSION-UNSUPPORTED",
+            index,
+            "refused an unsupported version without the -32602 version error",
+            "-32602",
+            show(answer),
+        )
+    else:
+        error = answer["error"]
+        assert isinstance(error, dict)
+        data = error.get("data")
+        if not (
+            isinstance(data, dict)
+            and data.get("requested") == requested
+            and isinstance(data.get("supported"), list)
+        ):
+            session.find(
+                "LIFE-VERSION-REJECT",
+                index,
+                "the version error lacks data {requested, supported}",
+                "data {requested, supported}",
+                show(answer),
+            )
+
+
+def _accept(session: Session, result: JsonObject) -> None:
+    version = result.get("protocolVersion")
+    capabilities = result.get("capabilities")
+    session.target = Target(
+        accepted_init=True,
+        ready=session.target.ready,
+        version=version if isinstance(version, str) else None,
+        capabilities=capabilities if isinstance(capabilities, dict) else {},
+    )

@@ -1,0 +1,197 @@
+"""The state of one judgement, shared by the judge modules: ``Session``.
+
+In: the stream a client sent (read once, ``lines``) and the ``Observation`` of the server. Out,
+as the judge modules fill it: the findings, in the order made, and what the session has shown so
+far, kept in one place so that each rule family reads the same facts: the answers by id not yet
+claimed, the id-null answers and the lines that may draw one (``NullSlot``), what the server
+chose (``Target``), and the requests whose answer is settled only once id-null answers are matched.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.judge.findings import Finding
+from mcpref.fuzz.judge.lines import read_input
+from mcpref.fuzz.judge.modern import (
+    LEGACY_NAMES,
+    MODERN_NAMES,
+    ModernJudge,
+    ModernServer,
+    error_code,
+)
+from mcpref.fuzz.judge.reading import Invalid, Notification, Request, initialize_params_problem, is_valid_id
+from mcpref.reference.messages import JsonObject, JsonValue, RequestId
+from mcpref.reference.rules import BY_ID
+
+# Ids 1 and "1" differ (RPC-ID-ECHO), and so must their keys.
+IdKey: TypeAlias = tuple[bool, RequestId]
+
+
+def id_key(request_id: RequestId) -> IdKey:
+    return (isinstance(request_id, str), request_id)
+
+
+@dataclass
+class Target:
+    """What the server under test has shown of its state so far."""
+
+    accepted_init: bool = False
+    ready: bool = False
+    version: str | None = None
+    capabilities: JsonObject | None = field(default_factory=dict)  # None: never shown (no DiscoverResult seen)
+    tools: dict[str, JsonObject] | None = None
+
+
+@dataclass(frozen=True)
+class NullSlot:
+    """A line that may draw an answer with id null."""
+
+    line: int
+    required: bool
+    codes: frozenset[int]
+    rule: str  # broken when a required answer is missing or has another code
+    mandatory: bool
+    answered_rule: str | None = None  # the reference stays silent here: answering is a divergence
+    raw_id: JsonValue = None  # an id member that is no valid id (true, 1.5): an answer may come under a reading of it
+
+
+@dataclass
+class Answer:
+    value: JsonObject
+    in_array: bool
+
+
+# A request settled once the id-null answers are matched: its line, its id, the rule its silence breaks.
+Pending: TypeAlias = tuple[int, RequestId, str]
+
+
+class Session:
+    def __init__(self, stream: bytes, observation: Observation) -> None:
+        self.input = read_input(stream)
+        self.unterminated = not stream.endswith(b"\n")
+        self.observation = observation
+        self.findings: list[Finding] = []
+        self.target = Target()
+        self.by_id: dict[IdKey, list[Answer]] = {}
+        self.nulls: list[JsonObject] = []
+        self.slots: list[NullSlot] = []
+        self.cancelled: set[IdKey] = set()
+        self.id_uses: Counter[IdKey] = Counter()
+        self.response_ids: set[IdKey] = set()
+        self.saw_notification = False
+        self.probe_answers: list[JsonObject] = []
+        self.unread_ids: list[Pending] = []  # invalid requests whose id got no answer
+        self.unanswered: list[Pending] = []  # requests without an answer, while id-null errors came
+        self.split: list[Pending] = []  # the same, with a false line end in their line
+        self.initialized_early = False  # notifications/initialized before any initialize was accepted
+        self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
+        self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
+        self.discovered = False  # a server/discover was answered with a result
+        self.off_script_from: int | None = None  # the line of an initialize sent after that
+        self.modern = ModernJudge(ModernServer(), self.find)
+        # Modern requests are judged against what the server showed of the modern era.
+        self.modern_target = Target(accepted_init=True, ready=True, version=min(MODERN_NAMES), capabilities=None)
+
+    def find(
+        self, rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None = None
+    ) -> None:
+        if mandatory is None:
+            mandatory = BY_ID[rule].level.mandatory
+        if mandatory and line is not None and self.off_script_from is not None and line >= self.off_script_from:
+            # MOD-DUAL-ERA: what follows initialize after a discover that succeeded is a session no
+            # compliant client opens, so no MUST of either era was written for it.
+            mandatory, message = False, f"{message} (after initialize that followed a successful server/discover)"
+        self.findings.append(Finding(rule, mandatory, line, message, expected, actual))
+
+    def survey(self) -> None:
+        """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), and the server's eras."""
+        server = self.modern.server
+        refused_initialize = accepted_initialize = False
+        for answers in self.by_id.values():
+            for answer in answers:
+                server.learn(answer.value)
+        for probe_answer in self.probe_answers:
+            server.learn(probe_answer)
+        for line in self.input:
+            for message in line.messages:
+                if isinstance(message, Request | Invalid) and message.id is not None:
+                    self.id_uses[id_key(message.id)] += 1
+                if (
+                    isinstance(message, Request)
+                    and message.method == "initialize"
+                    and initialize_params_problem(message.params or {}) is None
+                    and (message.params or {}).get("protocolVersion") in LEGACY_NAMES
+                ):
+                    answers = self.by_id.get(id_key(message.id), [])
+                    refused_initialize |= any("error" in answer.value for answer in answers)
+                    accepted_initialize |= any("result" in answer.value for answer in answers)
+                if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
+                    request_id = message.params.get("requestId")
+                    if is_valid_id(request_id):
+                        self.cancelled.add(id_key(request_id))
+        # Modern only: it refused to open a legacy session for a legacy version, and never opened one.
+        server.only = server.speaks and refused_initialize and not accepted_initialize
+        if server.capabilities is not None:
+            self.modern_target.capabilities = server.capabilities
+
+    def take(self, request_id: RequestId) -> list[Answer]:
+        return self.by_id.pop(id_key(request_id), [])
+
+    def take_first(self, key: IdKey) -> JsonObject:
+        """The first answer under ``key``, which has one, taken from the answers still unclaimed."""
+        answers = self.by_id[key]
+        answer = answers.pop(0).value
+        if not answers:
+            del self.by_id[key]
+        return answer
+
+    def retyped(self, request_id: RequestId) -> JsonObject | None:
+        """The answer to ``request_id`` under another id: its type changed, or its value through a float."""
+        for key in list(self.by_id):
+            if self.unsent(key) and same_id_changed(key[1], request_id):
+                return self.by_id.pop(key)[0].value
+        return None
+
+    def unsent(self, key: IdKey) -> bool:
+        """Whether no request of the session has this id: an answer by it is no other request's own."""
+        return self.id_uses[key] == 0
+
+
+def result_of(answer: JsonObject) -> JsonObject | None:
+    result = answer.get("result")
+    return result if isinstance(result, dict) else None
+
+
+def same_id_changed(answered: RequestId, sent: RequestId) -> bool:
+    """Whether an answer's id is the id sent with its type changed ("7" for 7), or an integer id
+    rounded to a double (2**53 + 1 answered as 2**53): the answer of a peer that read it so. Never the
+    id itself: an answer by it was taken as the request's own."""
+    if str(answered) == str(sent):
+        return True
+    return type(sent) is int and type(answered) is int and float(sent) == float(answered)
+
+
+_EXACT_IN_A_DOUBLE = 2**53
+
+
+def beyond_doubles(request_id: RequestId) -> bool:
+    """Whether an id is an integer that a double does not hold exactly (RPC-JSON-LIMITS)."""
+    return type(request_id) is int and abs(request_id) > _EXACT_IN_A_DOUBLE
+
+
+# The codes JSON-RPC reserves for its pre-defined errors, -32768 to -32000; the rest are applications'.
+_JSON_RPC_CODES = range(-32768, -31999)
+
+
+def answered(answer: JsonObject) -> str:
+    """How a request was answered, in words: served, or refused with which code."""
+    code = error_code(answer)
+    if code is None:
+        return "served"
+    if code in _JSON_RPC_CODES:
+        return f"refused with {code}"
+    return f"refused with code {code}, outside JSON-RPC's reserved range"

@@ -1,0 +1,193 @@
+"""Tools (TOOLS-*): tools/list and tools/call, judged against the tools the server listed.
+
+In: a ``Session``, a tools/list or tools/call request's line index, the one answer it drew, and the
+``Target`` the request is judged against (legacy or modern). Out: findings under TOOLS-* (and
+RPC-INVALID-PARAMS for a tools/call whose params name no call), and the tools listed, kept in the
+target: a call is judged against the input schema its tool was listed with.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mcpref.fuzz.judge.arguments import argument_problem
+from mcpref.fuzz.judge.modern import error_code, show
+from mcpref.fuzz.judge.reading import Request
+from mcpref.fuzz.judge.session import Session, Target, answered, result_of
+from mcpref.reference.messages import INVALID_PARAMS, JsonObject, JsonValue
+from mcpref.reference.versions import BY_NAME
+
+# The version that gave Tool each of its fields (schema/<version>/schema.ts, interface Tool); "" for
+# the fields every version has.
+TOOL_FIELDS: Final = {
+    "name": "",
+    "description": "",
+    "inputSchema": "",
+    "annotations": "2025-03-26",
+    "title": "2025-06-18",
+    "outputSchema": "2025-06-18",
+    "_meta": "2025-06-18",
+    "icons": "2025-11-25",
+    "execution": "2025-11-25",
+}
+
+
+def malformed_call(request: Request) -> bool:
+    """Whether a tools/call's params cannot name a tool call: a name that is no string, arguments no object."""
+    params = request.params or {}
+    return not isinstance(params.get("name"), str) or not isinstance(params.get("arguments", {}), dict)
+
+
+def listed(request: Request, target: Target) -> bool:
+    """Whether a tools/call names a tool the server listed (unknown when it never listed them)."""
+    name = (request.params or {}).get("name")
+    return target.tools is not None and isinstance(name, str) and name in target.tools
+
+
+def unlisted_refused_as_unknown_method(session: Session, index: int, answer: JsonObject) -> None:
+    """A call to a tool the server did not list, refused as if tools/call did not exist."""
+    session.find("TOOLS-UNKNOWN", index, "a call to an unlisted tool refused with -32601", "-32602", show(answer))
+
+
+def judge_list(session: Session, index: int, answer: JsonObject, target: Target) -> None:
+    result = result_of(answer) or {}
+    tools = result.get("tools")
+    if not isinstance(tools, list) or not all(_is_tool(tool) for tool in tools):
+        session.find(
+            "TOOLS-LIST-SHAPE",
+            index,
+            "tools/list result is malformed",
+            "{tools: [{name, inputSchema}]}",
+            show(answer),
+        )
+        return
+    target.tools = {}
+    for tool in tools:
+        assert isinstance(tool, dict) and isinstance(tool["name"], str) and isinstance(tool["inputSchema"], dict)
+        target.tools[tool["name"]] = tool["inputSchema"]
+        undefined = _undefined_tool_fields(tool, target.version)
+        if undefined:
+            session.find(
+                "TOOLS-LIST-SHAPE",
+                index,
+                f"Tool fields {target.version} does not define: {', '.join(undefined)}",
+                f"only the Tool fields of {target.version}",
+                show(tool),
+                mandatory=False,
+            )
+
+
+def judge_call(session: Session, index: int, request: Request, answer: JsonObject, target: Target) -> None:
+    params = request.params or {}
+    name = params.get("name")
+    arguments = params.get("arguments", {})
+    code = error_code(answer)
+    if malformed_call(request):
+        if code != INVALID_PARAMS:
+            message = f"a tools/call with malformed params was {answered(answer)}"
+            session.find("RPC-INVALID-PARAMS", index, message, "-32602", show(answer))
+        return
+    assert isinstance(name, str) and isinstance(arguments, dict)
+    tools = target.tools
+    if tools is None:
+        _call_result(session, index, answer, known_tool=False)
+        return
+    if name not in tools:
+        if code != INVALID_PARAMS:
+            session.find(
+                "TOOLS-UNKNOWN",
+                index,
+                "a call to an unlisted tool was not refused with -32602",
+                "-32602",
+                show(answer),
+            )
+        return
+    schema = tools[name]
+    problem = argument_problem(schema, arguments) if _checkable(schema) else None
+    if problem is None:
+        _call_result(session, index, answer, known_tool=True)
+        return
+    version = BY_NAME.get(target.version or "")
+    result = result_of(answer)
+    if version is not None and version.invalid_arguments_are_tool_errors:
+        if result is None or result.get("isError") is not True:
+            session.find(
+                "TOOLS-ARGS-INVALID",
+                index,
+                f"invalid arguments ({problem}) not a tool error",
+                "a result with isError true",
+                show(answer),
+            )
+    elif code != INVALID_PARAMS:
+        session.find(
+            "TOOLS-ARGS-INVALID",
+            index,
+            f"invalid arguments ({problem}) not refused with -32602",
+            "-32602",
+            show(answer),
+        )
+
+
+def _call_result(session: Session, index: int, answer: JsonObject, known_tool: bool) -> None:
+    result = result_of(answer)
+    if result is None:
+        if known_tool:
+            session.find(
+                "TOOLS-EXEC-ERROR",
+                index,
+                "a valid tool call ended in a protocol error",
+                "a result (isError true on failure)",
+                show(answer),
+            )
+        return
+    content = result.get("content")
+    if not isinstance(content, list) or not all(
+        isinstance(c, dict) and isinstance(c.get("type"), str) for c in content
+    ):
+        session.find(
+            "TOOLS-CALL-RESULT",
+            index,
+            "a tools/call result without a content list",
+            "{content: [...]}",
+            show(answer),
+        )
+    elif "isError" in result and not isinstance(result["isError"], bool):
+        session.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", show(answer))
+
+
+def _undefined_tool_fields(tool: JsonObject, version: str | None) -> list[str]:
+    """The fields of ``tool`` that ``version`` does not define, each with the version that has it."""
+    undefined = []
+    for name in sorted(tool):
+        since = TOOL_FIELDS.get(name)
+        if since is None:
+            undefined.append(f"{name} (in no version)")
+        elif version is not None and version < since:  # versions are ISO dates: they sort as text
+            undefined.append(f"{name} (from {since})")
+    return undefined
+
+
+def _is_tool(tool: JsonValue) -> bool:
+    return isinstance(tool, dict) and isinstance(tool.get("name"), str) and isinstance(tool.get("inputSchema"), dict)
+
+
+def _checkable(schema: JsonObject) -> bool:
+    """Whether a listed inputSchema is within the subset ``argument_problem`` understands."""
+    properties = schema.get("properties")
+    required = schema.get("required")
+    if (
+        schema.get("additionalProperties") is not False
+        or not isinstance(properties, dict)
+        or not isinstance(required, list)
+    ):
+        return False
+    return all(_checkable_property(spec) for spec in properties.values()) and all(isinstance(r, str) for r in required)
+
+
+def _checkable_property(spec: JsonValue) -> bool:
+    """Only plain strings and bounded integers: other keywords (enum, pattern...) are not checked here."""
+    if not isinstance(spec, dict) or not set(spec) <= {"type", "description", "title", "minimum", "maximum"}:
+        return False
+    if spec.get("type") == "string":
+        return set(spec) <= {"type", "description", "title"}
+    return spec.get("type") == "integer" and type(spec.get("minimum")) is int and type(spec.get("maximum")) is int
