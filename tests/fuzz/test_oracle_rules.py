@@ -18,8 +18,10 @@ from mcpref.fuzz.drive.target import SENTINEL_ID, SENTINEL_IDS
 from mcpref.fuzz.generate.strategies import Case, JsonDict, encode, initialize, notification, request
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 from mcpref.fuzz.judge.tools import _checkable
+from mcpref.fuzz.judge.where import where_judged
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
 from mcpref.reference.messages import JsonObject
+from mcpref.reference.rules import RULES
 from mcpref.reference.tools import TOOLS, listing
 
 NONE: tuple[set[str], set[str]] = (set(), set())
@@ -1416,3 +1418,43 @@ def test_a_cancelled_id_used_twice_may_go_unanswered() -> None:
     lines, init = ready()
     cancel = encode(notification("notifications/cancelled", {"requestId": 1}))
     assert verdict(_judge([*lines, LONG_WAIT, LONG_WAIT, cancel], [init])) == NONE
+
+
+# Rules whose findings the oracle makes under another rule, or that another stage judges.
+NOT_JUDGED_BY_THE_ORACLE = {
+    "FRAME-CHUNK-INVARIANT": "a campaign compares the runs of one case cut into other chunks",
+    "FRAME-NO-EMBEDDED-NEWLINE": "a raw LF cuts what the server wrote into lines, each judged as any other",
+    "STDIO-SIGNALS": "the shutdown tests send the signals; a session judged sends none",
+    "RPC-ID-TYPE": "an id of another type makes an invalid message: RPC-INVALID-REQUEST",
+    "RPC-DUPLICATE-ID": "the answers to a reused id are taken in any order; one missing is RPC-ONE-ANSWER",
+    "RPC-CONCURRENT": "answers are matched by id, never by position: no order is judged",
+    "RPC-CANCEL": "silence after a cancellation is allowed: it lifts findings, it makes none",
+    "LIFE-VERSION-COUNTER-OFFER": "a counter-offer is judged as the version it offers: LIFE-VERSION-REJECT, LIFE-VERSION-KNOWN",
+}
+
+# Rules judged in two modules, and why each is.
+IN_TWO_MODULES = {
+    # A line a parser may refuse (refusable), and an id beyond 2^53 a peer may not read back (answers).
+    "RPC-JSON-LIMITS": {"refusable", "answers"},
+    # The rule of a request's silence: noted where the request is read (jsonrpc, refusable), judged
+    # where its answer is looked for (answers).
+    "RPC-ONE-ANSWER": {"jsonrpc", "refusable", "answers"},
+    # Params are judged by the method that reads them: initialize (lifecycle), tools/call (tools).
+    "RPC-INVALID-PARAMS": {"lifecycle", "tools"},
+    # A client's response may draw an id-null error (jsonrpc notes it) or an answer by its id (answers).
+    "RPC-CLIENT-RESPONSE": {"jsonrpc", "answers"},
+}
+
+
+def test_every_rule_the_oracle_judges_is_found_where_it_is_judged() -> None:
+    places = where_judged()
+    assert set(places) == {rule.id for rule in RULES} - set(NOT_JUDGED_BY_THE_ORACLE)
+    assert places["LIFE-PING"] == [("lifecycle", "ping")]
+    assert ("modern", "ModernJudge._served") in places["MOD-DUAL-ERA"]
+
+
+def test_each_rule_is_judged_in_one_family_module_but_the_exceptions_named() -> None:
+    modules = {rule: {module for module, _ in found} for rule, found in where_judged().items()}
+    shared = {rule: found for rule, found in modules.items() if len(found) > 1}
+    print("rules judged in more than one module:", shared)
+    assert shared == IN_TWO_MODULES
