@@ -42,8 +42,6 @@ from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_databa
 from mcpref.fuzz.campaign.jobs import run_jobs
 from mcpref.fuzz.campaign.runner import (
     Campaign,
-    Failure,
-    Outcome,
     chunking_finding,
     relabel_carried_state,
     relabel_false_line_ends,
@@ -58,25 +56,20 @@ from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import merge as merge_command
 from mcpref.fuzz.judge import selection
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
-from mcpref.fuzz.report import ci, html, statuses, stock
+from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
 from mcpref.fuzz.report.baseline import TARGET, BaselineError
 from mcpref.fuzz.report.reproducer import (
     Reproducer,
     ReproducerError,
-    finding_json,
     load_reproducer,
-    reproducer_json,
     session_transcript,
-    shell_line,
     table,
     transcript,
     write_atomic,
 )
 from mcpref.reference import server
-from mcpref.reference.rules import BY_ID
-from mcpref.reference.versions import Era
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
@@ -336,97 +329,17 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         outcome = replace(outcome, failures=chosen)
     if show:
         sys.stderr.write("\n")
-    era = era_of_version(args.version)
-    _print_fuzz_summary(outcome, command, profile, args.seed, args.jobs, directory, era, args.max_cases)
-    report = _fuzz_report(outcome, command, profile, args.seed, args.jobs, directory, era)
+    setting = campaign_report.Setting(
+        command, profile, args.seed, args.jobs, directory, era_of_version(args.version), args.max_cases
+    )
+    campaign_report.save_reproducers(outcome, setting)
+    print("\n".join(campaign_report.summary(outcome, setting)))
+    report = campaign_report.document(outcome, setting)
     if args.report is not None:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     shown = {TARGET: compare_command.default_labels([command])[0]}
     seconds = time.monotonic() - began
     return ci.conclude(args, profile, "mcpref fuzz", {TARGET: ci.fuzz_rows(report)}, baseline, shown, seconds)
-
-
-def _fuzz_report(
-    outcome: Outcome, command: list[str], profile: Profile, seed: int | None, jobs: int, directory: Path, era: Era
-) -> dict[str, object]:
-    stats = outcome.stats
-    elapsed = time.monotonic() - stats.started
-    return {
-        "command": command,
-        "profile": profile.value,
-        "era": era.value,
-        "seed": seed,
-        "jobs": jobs,
-        "cases": stats.cases,
-        "messages": stats.messages,
-        "processes": stats.processes,
-        "kept_runs": stats.kept,
-        "unconfirmed_in_kept_processes": stats.unconfirmed,
-        "fresh_only_from_case": stats.fresh_only_from,
-        "seconds": round(elapsed, 3),
-        "target_seconds": round(stats.target_seconds, 3),
-        "oracle_seconds": round(stats.oracle_seconds, 3),
-        "first_failure_at_case": stats.first_failure,
-        "failures": [_kept_json(kept, command, profile, directory, era) for kept in outcome.failures],
-        "warnings": [_kept_json(kept, command, profile, directory, era) for kept in outcome.warnings.values()],
-    }
-
-
-def _reproducer_path(kept: Failure, profile: Profile, directory: Path) -> Path:
-    """Where a kept case is saved: ``repro/RULE.json`` for a failure, ``repro/warn/RULE.json`` for a
-    warning (a rule may have both)."""
-    folder = directory / "repro"
-    return (folder if kept.finding.status(profile) is Status.FAIL else folder / "warn") / f"{kept.rule}.json"
-
-
-def _kept_json(kept: Failure, command: list[str], profile: Profile, directory: Path, era: Era) -> dict[str, object]:
-    return {
-        **finding_json(kept.finding, profile),
-        "input": [chunk.decode("utf-8", "backslashreplace") for chunk in kept.case.chunks],
-        "transcript": transcript(kept.case.chunks, kept.run),
-        "all_findings": [finding_json(f, profile) for f in kept.findings],
-        "reproducer": str(_reproducer_path(kept, profile, directory)),
-        "shell": None if kept.needs_timing else shell_line(command, kept.case.stream, era=era),
-    }
-
-
-def _print_fuzz_summary(
-    outcome: Outcome,
-    command: list[str],
-    profile: Profile,
-    seed: int | None,
-    jobs: int,
-    directory: Path,
-    era: Era,
-    max_cases: int | None,
-) -> None:
-    stats = outcome.stats
-    elapsed = max(time.monotonic() - stats.started, 1e-9)
-    print(
-        f"mcpref fuzz: {stats.cases} cases, {stats.messages} messages in {elapsed:.1f}s "
-        f"({stats.messages / elapsed:.0f} msg/s), profile {profile.value}, seed {seed}"
-        + (f", {jobs} jobs" if jobs > 1 else "")
-    )
-    if max_cases is not None and stats.out_of_time and stats.cases < max_cases * jobs:
-        print(f"stopped before its {max_cases * jobs} cases: the time budget ran out")
-    kept = [*outcome.failures, *outcome.warnings.values()]
-    rows = [(f.rule, BY_ID[f.rule].level.value, f.finding.status(profile).value, f.finding.message) for f in kept]
-    if not rows:
-        # A target that holds every wait to the end of the budget lets no case end: nothing is claimed.
-        print("no divergence found" if stats.cases else "no case ran to its end within the budget: nothing is claimed")
-        return
-    print(table(["ID", "LEVEL", "STATUS", "FINDING"], rows))
-    for failure in kept:
-        path = _reproducer_path(failure, profile, directory)
-        case = failure.case
-        write_atomic(path, reproducer_json(failure.rule, profile, command, case.chunks, case.settle, era, finding_json(failure.finding, profile)))
-        print(f"\n{failure.rule} ({failure.finding.status(profile).value}): {failure.finding.message}")
-        print(f"  expected: {failure.finding.expected}")
-        print(f"  actual:   {failure.finding.actual}")
-        print(f"  reproducer: mcpref replay {path}")
-        shell = None if failure.needs_timing else shell_line(command, failure.case.stream, era=era)
-        if shell is not None:
-            print(f"  shell: {shell}")
 
 
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
