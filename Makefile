@@ -31,10 +31,11 @@ demo: $(STAMP)
 		-- $(BIN)/python examples/buggy/silent_on_parse_error.py || test $$? -eq 1
 
 # The rules' citations and texts as the package carries them (mcpref/fuzz/report/spec_notes.json),
-# written
-# from SPEC_NOTES.md after an edit of it; make test fails while the two differ.
+# written from SPEC_NOTES.md after an edit of it, and docs/rules-in-code.md (which functions judge
+# each rule) from the code; make test fails while either differs.
 notes: $(STAMP)
 	$(BIN)/python -m mcpref.fuzz.report.notes SPEC_NOTES.md
+	$(BIN)/python -m mcpref.fuzz.report.rules_table docs/rules-in-code.md
 
 typecheck: $(STAMP)
 	$(BIN)/mypy -p mcpref

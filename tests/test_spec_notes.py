@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.report import notes
+from mcpref.fuzz.report import notes, rules_table
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import describe
 
@@ -59,6 +59,12 @@ def test_the_package_carries_each_entrys_citations_and_text_as_the_document_has_
     assert packaged == notes.dump(document), "mcpref/fuzz/report/spec_notes.json differs from SPEC_NOTES.md: run make notes"
     assert all(entry.sources and entry.text for entry in notes.entries().values())
     assert notes.entries().keys() == {rule.id for rule in RULES}
+
+
+def test_the_page_of_where_each_rule_is_judged_is_the_one_the_code_gives() -> None:
+    page = (ROOT / "docs" / "rules-in-code.md").read_text(encoding="utf-8")
+    assert page == rules_table.markdown(), "docs/rules-in-code.md differs from the code: run make notes"
+    assert all(f"[{rule.id}]" in page for rule in RULES)
 
 
 def test_every_entry_names_the_versions_of_its_rule() -> None:
