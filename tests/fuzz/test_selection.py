@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.judge.selection import Selection, SelectionError, chosen
+from mcpref.fuzz.integrate.selection import Selection, SelectionError, chosen
 
 ROOT = Path(__file__).resolve().parents[2]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]

@@ -51,10 +51,9 @@ from mcpref.fuzz.drive import waiting
 from mcpref.fuzz.drive.target import OutOfTime, TargetError, Timing, run_case, within
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.generate.strategies import Case
-from mcpref.fuzz.integrate import check
+from mcpref.fuzz.integrate import check, selection
 from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import merge as merge_command
-from mcpref.fuzz.judge import selection
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
 from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command

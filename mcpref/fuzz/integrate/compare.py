@@ -22,8 +22,8 @@ from pathlib import Path
 from mcpref.fuzz.drive import waiting
 from mcpref.fuzz.drive.target import TargetError, Timing, run_case
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
+from mcpref.fuzz.integrate import selection
 from mcpref.fuzz.integrate.check import check_rows
-from mcpref.fuzz.judge import selection
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import ci, html
 from mcpref.fuzz.report.baseline import BaselineError

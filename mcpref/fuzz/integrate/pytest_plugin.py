@@ -93,8 +93,8 @@ def _setup(config: pytest.Config) -> Setup:
     """The options read and checked: every fault is one usage error, before anything runs."""
     from mcpref.fuzz.generate.corpus_modern import VERSION_NAMES
     from mcpref.fuzz.integrate.compare import default_labels
+    from mcpref.fuzz.integrate.selection import SelectionError, chosen, patterns
     from mcpref.fuzz.judge.oracle import Profile
-    from mcpref.fuzz.judge.selection import SelectionError, chosen, patterns
     from mcpref.fuzz.report.baseline import BaselineError, load
 
     commands = config.getoption("mcp_server") or config.getini("mcp_server")
