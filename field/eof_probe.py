@@ -20,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_field import PREFIX, ROOT, TARGETS, environment
+from fieldlib import ROOT
+from isolation import environment, prefixed
+from targets import TARGETS
 
 CALLS: dict[str, dict[str, object]] = {
     "mcp-server-time": {"name": "get_current_time", "arguments": {"timezone": "UTC"}},
@@ -63,7 +65,7 @@ def session(call: dict[str, object]) -> bytes:
 def once(argv: list[str], data: bytes) -> tuple[dict[object, str], int, float]:
     started = time.monotonic()
     done = subprocess.run(
-        [*PREFIX, *argv], cwd=ROOT, env=environment(), input=data, capture_output=True, timeout=120, check=False
+        prefixed(argv), cwd=ROOT, env=environment(), input=data, capture_output=True, timeout=120, check=False
     )
     answers: dict[object, str] = {}
     for line in done.stdout.splitlines():

@@ -1,3 +1,5 @@
+# mypy: ignore-errors
+# It runs in .field/py-fastmcp, where fastmcp is; the project's venv has no fastmcp to check it against.
 """A ten-line FastMCP server for ``make field``: one tool, stdio, as its quick start shows."""
 
 from fastmcp import FastMCP

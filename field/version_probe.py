@@ -22,7 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_field import PREFIX, ROOT, TARGETS, environment
+from fieldlib import ROOT
+from isolation import environment, prefixed
+from targets import TARGETS
 
 ASKED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "1999-01-01")
 BASE_FIELDS = {"name", "description", "inputSchema"}
@@ -33,7 +35,9 @@ def message(body: dict[str, object]) -> bytes:
     return json.dumps({"jsonrpc": "2.0", **body}).encode() + b"\n"
 
 
-def read_until(process: subprocess.Popen[bytes], wanted: int, seen: list[dict[str, object]]) -> dict[str, object] | None:
+def read_until(
+    process: subprocess.Popen[bytes], wanted: int, seen: list[dict[str, object]]
+) -> dict[str, object] | None:
     """Messages until the answer with id ``wanted`` (returned), all of them appended to ``seen``."""
     assert process.stdout is not None
     selector = selectors.DefaultSelector()
@@ -58,7 +62,7 @@ def read_until(process: subprocess.Popen[bytes], wanted: int, seen: list[dict[st
 
 def probe(argv: list[str], version: str) -> str:
     process = subprocess.Popen(
-        [*PREFIX, *argv], cwd=ROOT, env=environment(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        prefixed(argv), cwd=ROOT, env=environment(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
     assert process.stdin is not None
@@ -74,7 +78,9 @@ def probe(argv: list[str], version: str) -> str:
         result = answer.get("result")
         if not isinstance(result, dict):
             return f"error {json.dumps(answer.get('error'))[:120]}; before it: {early or 'nothing'}"
-        process.stdin.write(message({"method": "notifications/initialized"}) + message({"id": 1, "method": "tools/list"}))
+        process.stdin.write(
+            message({"method": "notifications/initialized"}) + message({"id": 1, "method": "tools/list"})
+        )
         process.stdin.flush()
         listing = read_until(process, 1, seen)
         listed = (listing or {}).get("result")

@@ -1,0 +1,207 @@
+"""The findings of a run, each with a reproducer under ``docs/field-repro/``, replayed.
+
+In: the first run's results (``fieldlib.RunResults``). Out: the findings (every fail and warn, one
+per target, era, rule and message), a reproducer file for each under ``docs/field-repro/<target>/``,
+and, on each finding, what replaying its reproducer showed. A scenario that ends by
+closing stdin, which ``mcpref replay`` cannot do, is replayed by ``replay_eof`` (``make_field.py
+--replay-eof FILE``).
+
+mcpref's modules are imported inside the functions that need them: the script's other modes
+need nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fieldlib import ERAS, MCPREF, PROFILES, PYTHON, REPRO, ROOT, RunResults
+from isolation import isolated
+from targets import Target
+
+REPLAYS = 4  # reproducers replayed side by side (a verdict does not depend on the machine's load)
+ENTRY_POINT = Path(__file__).resolve().with_name("make_field.py")
+
+
+@dataclass
+class Finding:
+    target: str
+    era: str
+    rule: str
+    level: str
+    source: str  # "check" or "fuzz"
+    scenario: str  # the scenario, or "campaign" for a fuzz finding
+    statuses: dict[str, str]  # profile -> fail or warn
+    message: str
+    expected: str
+    actual: str
+    shell: str | None
+    transcript: list[str]
+    eof: bool = False
+    reproducer: str | None = None  # relative to the repository root
+    replayed: str = "-"  # what replaying it showed
+    also: list[str] = field(default_factory=list)  # the other scenarios that showed the same finding
+
+    @property
+    def fails(self) -> bool:
+        return "fail" in self.statuses.values()
+
+
+def collect(targets: list[Target], results: RunResults) -> list[Finding]:
+    from mcpref.fuzz.generate.corpus_modern import BY_ERA
+    from mcpref.reference.versions import Era
+
+    scenarios = {era: {s.name: s for s in BY_ERA[Era(era if era == "legacy" else "modern")]} for era in ERAS}
+    # One finding per target, era, rule and message: the same divergence seen in several scenarios is
+    # one entry, shown with its first probed scenario (replay can run it) and naming the others.
+    findings: dict[tuple[str, ...], Finding] = {}
+    for target in targets:
+        result = results[target.label]
+        for era in ERAS:
+            for profile in PROFILES:
+                for row in result["checks"][f"{era} {profile}"]["rules"]:
+                    for hit in row["findings"]:
+                        key = (target.label, era, row["id"], "check", hit["message"], str(hit["expected"]))
+                        eof = scenarios[era][hit["scenario"]].eof
+                        found = findings.get(key)
+                        if found is None or (found.eof and not eof and found.scenario != hit["scenario"]):
+                            replaced = found
+                            found = findings[key] = Finding(
+                                target.label, era, row["id"], row["level"], "check", hit["scenario"], {},
+                                hit["message"], str(hit["expected"]), str(hit["actual"]), hit.get("shell"),
+                                hit.get("transcript", []), eof,
+                            )  # fmt: skip
+                            if replaced is not None:
+                                found.statuses = replaced.statuses
+                                found.also = [replaced.scenario, *replaced.also]
+                        elif hit["scenario"] != found.scenario and hit["scenario"] not in found.also:
+                            found.also.append(hit["scenario"])
+                        if found.statuses.get(profile) != "fail":
+                            found.statuses[profile] = hit["status"]
+        for era, report in result["fuzz"].items():
+            for status, entries in (("fail", report["failures"]), ("warn", report["warnings"])):
+                for entry in entries:
+                    key = (target.label, era, entry["id"], "fuzz", "campaign", "")
+                    if key in findings:
+                        continue
+                    findings[key] = Finding(
+                        target.label, era, entry["id"], entry["level"], "fuzz", "campaign", {"spec": status},
+                        entry["message"], str(entry["expected"]), str(entry["actual"]), entry.get("shell"),
+                        entry.get("transcript", []),
+                    )  # fmt: skip
+    return list(findings.values())
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
+
+
+def save_reproducers(targets: list[Target], results: RunResults, findings: list[Finding]) -> None:
+    from mcpref.fuzz.generate.corpus_modern import BY_ERA
+    from mcpref.fuzz.judge.oracle import Profile
+    from mcpref.fuzz.report.reproducer import reproducer_json
+    from mcpref.reference.versions import Era
+
+    by_label = {target.label: target for target in targets}
+    shutil.rmtree(REPRO, ignore_errors=True)
+    for finding in findings:
+        target = by_label[finding.target]
+        folder = REPRO / finding.target
+        folder.mkdir(parents=True, exist_ok=True)
+        if finding.source == "check":
+            era = Era.LEGACY if finding.era == "legacy" else Era.MODERN
+            scenario = {s.name: s for s in BY_ERA[era]}[finding.scenario]
+            # The profile in which it fails, if one does: replay exits 1 then.
+            profile = Profile.SPEC if finding.statuses.get("spec") == "fail" else Profile.STRICT
+            document = json.loads(
+                reproducer_json(
+                    finding.rule, profile, target.argv, list(scenario.case.chunks), scenario.case.settle, era
+                )
+            )
+            document["scenario"] = scenario.name
+            if scenario.eof:
+                document["note"] = (
+                    "the scenario ends by closing stdin; mcpref replay probes instead: "
+                    "field/make_field.py --replay-eof FILE, or mcpref check, shows it"
+                )
+            path = folder / f"{finding.era}-{finding.rule}-{slug(finding.scenario)}.json"
+            number = 2
+            while path.exists():  # two findings of one rule in one scenario (another message)
+                path = folder / f"{finding.era}-{finding.rule}-{slug(finding.scenario)}-{number}.json"
+                number += 1
+        else:
+            report = results[finding.target]["fuzz"][finding.era]
+            status = finding.statuses["spec"]
+            entry = next(e for e in report["failures" if status == "fail" else "warnings"] if e["id"] == finding.rule)
+            document = json.loads(Path(entry["reproducer"]).read_text())
+            document["command"] = target.argv
+            path = folder / f"fuzz-{finding.era}-{finding.rule}{'' if status == 'fail' else '-warn'}.json"
+        path.write_text(json.dumps(document, indent=2) + "\n")
+        finding.reproducer = str(path.relative_to(ROOT))
+
+
+def replay(finding: Finding) -> None:
+    """Whether the saved case still shows the rule broken: ``mcpref replay``, or the EOF replay here."""
+    assert finding.reproducer is not None, "save_reproducers() saves one for every finding"
+    if finding.eof:
+        argv = [PYTHON, str(ENTRY_POINT), "--replay-eof", finding.reproducer]
+    else:
+        argv = [*MCPREF, "replay", finding.reproducer]
+    done, _ = isolated(argv, timeout=300)
+    seen = re.findall(r"^(fail|warn) ([A-Z0-9-]+):", done.stdout, re.MULTILINE)
+    how = "EOF replay" if finding.eof else "mcpref replay"
+    mine = [status for status, rule in seen if rule == finding.rule]
+    others = ", ".join(f"{status} {rule}" for status, rule in seen if rule != finding.rule)
+    if mine:
+        finding.replayed = f"yes ({how}: {mine[0]})"
+    elif others:  # replay does not relabel (FRAME-LF-ONLY is told from RPC-ONE-ANSWER by check and fuzz alone)
+        finding.replayed = f"NOT as {finding.rule} ({how}: {others})"
+    else:
+        finding.replayed = f"NO ({how}: exit {done.returncode}, no divergence)"
+
+
+def replay_all(findings: list[Finding]) -> None:
+    print(f"make field: replaying {len(findings)} reproducers, {REPLAYS} at a time", flush=True)
+    with ThreadPoolExecutor(REPLAYS) as pool:  # each replay is a process of its own
+        list(pool.map(replay, findings))
+
+
+def replay_eof(path: Path) -> int:
+    """Run a saved EOF scenario as ``mcpref check`` runs it (closing stdin at the end), print its findings."""
+    from mcpref.fuzz.drive.target import Timing
+    from mcpref.fuzz.generate.corpus import Scenario
+    from mcpref.fuzz.generate.strategies import Case
+    from mcpref.fuzz.integrate.check import run_scenario
+    from mcpref.fuzz.judge.oracle import Profile, Status
+    from mcpref.reference.versions import Era
+
+    document = json.loads(path.read_text())
+    chunks = tuple(base64.b64decode(chunk) for chunk in document["chunks"])
+    stream = b"".join(chunks)
+    cuts: list[int] = []
+    offset = 0
+    for chunk in chunks[:-1]:
+        offset += len(chunk)
+        cuts.append(offset)
+    lines = tuple(re.findall(rb"[^\n]*\n|[^\n]+$", stream))
+    case = Case(lines, tuple(cuts), float(document["settle"]))
+    if case.chunks != chunks:
+        print("make field: the chunks could not be rebuilt", file=sys.stderr)
+        return 2
+    scenario = Scenario(
+        str(document.get("scenario", "replay")), (str(document["rule"]),), case, True, Era(document["era"])
+    )
+    run, findings = run_scenario(scenario, list(document["command"]), Timing())
+    profile = Profile(document["profile"])
+    for line in run.observation.output:
+        print("<- " + line.decode("utf-8", "backslashreplace"))
+    print(f"exit status: {run.exit_status}")
+    for finding in findings:
+        print(f"{finding.status(profile).value} {finding.rule}: {finding.message} (expected {finding.expected})")
+    return 1 if any(f.status(profile) is Status.FAIL for f in findings) else 0
