@@ -6,7 +6,7 @@ sends each target the handshake, ``tools/list`` and a call of one of its own too
 then closes stdin at once, and counts the answers; each target ``--repeat`` times (default 5),
 inside ``unshare --net``. Run after ``make field`` has installed the targets:
 
-    .venv/bin/python field/eof_probe.py [--repeat N]
+    .venv/bin/python field/eof_probe.py [--repeat N] [--only LABEL ...]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fieldlib import ROOT
 from isolation import environment, prefixed
-from targets import TARGETS
+from targets import selected
 
 CALLS: dict[str, dict[str, object]] = {
     "mcp-server-time": {"name": "get_current_time", "arguments": {"timezone": "UTC"}},
@@ -84,8 +84,9 @@ def once(argv: list[str], data: bytes) -> tuple[dict[object, str], int, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", nargs="*", default=None, help="the targets to probe (labels), default all")
     args = parser.parse_args()
-    for target in TARGETS:
+    for target in selected(args.only):
         data = session(CALLS[target.label])
         print(f"{target.label}: {json.dumps(CALLS[target.label])}")
         for _ in range(args.repeat):

@@ -11,19 +11,21 @@ for each target and each run:
 
 Every command runs inside a fresh network namespace (``unshare --net --``): no tool call reaches
 the network. A reproducer is saved under ``docs/field-repro/<target>/`` for every finding (fail
-or warn) and replayed with ``mcpref replay``; a finding of a scenario that ends by closing stdin
-(which ``replay`` cannot do) is replayed by this script with the scenario's own end of input. With
-``--runs 2`` the whole thing runs twice and the verdict tables are compared.
+or warn; gzip-compressed when a line of its input passes 64 KiB) and replayed with ``mcpref
+replay``; a finding of a scenario that ends by closing stdin (which ``replay`` cannot do) is
+replayed by this script with the scenario's own end of input. With ``--runs 2`` the whole thing
+runs twice and the verdict tables are compared. The report is a summary, ``docs/field-report.md``,
+and its pages under ``docs/field/`` (one per target, the runs, the triage).
 
     .venv/bin/python field/make_field.py [--seed N] [--max-cases N] [--runs N] [--only LABEL ...]
 
 Work files go to ``.field/runs/``; ``state.json`` there keeps what the report is written from, so
 that ``--render-only`` writes it again without running anything. ``field/triage.md`` and
-``field/triage.toml`` (hand-written) become the report's triage. Not part of ``make test``.
+``field/triage.toml`` (hand-written) become the triage page. Not part of ``make test``.
 
 The stages are modules beside this script (``fieldlib`` holds what they share): ``targets`` (what is run), ``install``, ``runs``
 (check, fuzz, probes), ``comparison`` (the runs against each other), ``reproducers`` (the
-findings, saved and replayed), ``triage``, ``state`` and ``report``.
+findings, saved and replayed), ``triage``, ``state``, and ``report`` with ``pages``.
 """
 
 from __future__ import annotations
@@ -36,14 +38,7 @@ from comparison import check_seconds, compare
 from fieldlib import ROOT, RunResults
 from install import Install, install
 from report import write_report
-from reproducers import (
-    Finding,
-    collect,
-    replay,
-    replay_all,
-    replay_eof,
-    save_reproducers,
-)
+from reproducers import Finding, collect, replay, replay_all, replay_eof, save_reproducers
 from runs import forget_probes, load_run, one_run, run_probes
 from state import State, kept_findings
 from targets import Target, selected
@@ -59,7 +54,7 @@ def finish(
 ) -> list[Finding]:
     """Compare the runs, save and replay the first run's reproducers (unless given), write the report."""
     comparison = compare(runs)
-    run_probes()  # made once per make field (main() removes them before fresh runs)
+    run_probes(targets)  # made once per make field (main() removes them before fresh runs)
     if findings is None:
         findings = collect(targets, runs[0])
         save_reproducers(targets, runs[0], findings)
@@ -94,7 +89,7 @@ def rerender(labels: list[str] | None, again: bool) -> int:
         for finding in state.findings:
             replay(finding)
         state.save()
-    write_report(selected(labels), state)
+    write_report(selected(labels, state.runs[0]), state)
     return untriaged(state.findings)
 
 
@@ -128,7 +123,7 @@ def main() -> int:
         return rerender(args.only, args.replay_again)
     if args.reuse is not None:
         runs = [load_run(index) for index in args.reuse]
-        targets = selected(args.only)
+        targets = selected(args.only, runs[0])  # the targets the runs were made of
         installs = install(targets)
         return untriaged(finish(targets, runs, installs, kept_findings(runs[0]), args))
     targets = selected(args.only)

@@ -1,8 +1,9 @@
 """The findings of a run, each with a reproducer under ``docs/field-repro/``, replayed.
 
 In: the first run's results (``fieldlib.RunResults``). Out: the findings (every fail and warn, one
-per target, era, rule and message), a reproducer file for each under ``docs/field-repro/<target>/``,
-and, on each finding, what replaying its reproducer showed. A scenario that ends by
+per target, era, rule and message), a reproducer file for each under ``docs/field-repro/<target>/``
+(gzip-compressed, ``.json.gz``, when a line of its input passes 64 KiB: ``mcpref replay`` reads
+either), and, on each finding, what replaying its reproducer showed. A scenario that ends by
 closing stdin, which ``mcpref replay`` cannot do, is replayed by ``replay_eof`` (``make_field.py
 --replay-eof FILE``).
 
@@ -13,6 +14,7 @@ need nothing but the standard library.
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import re
 import shutil
@@ -21,11 +23,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fieldlib import ERAS, MCPREF, PROFILES, PYTHON, REPRO, ROOT, RunResults
+from fieldlib import ERAS, MCPREF, PROFILES, PYTHON, REPRO, ROOT, Json, RunResults
 from isolation import isolated
 from targets import Target
 
 REPLAYS = 4  # reproducers replayed side by side (a verdict does not depend on the machine's load)
+# A reproducer with an input line longer than this is kept compressed: the lines that test a
+# parser's limits run to several MiB, and compress to a few KiB.
+LONG_LINE = 64 * 1024
+GZIP_MAGIC = b"\x1f\x8b"
 ENTRY_POINT = Path(__file__).resolve().with_name("make_field.py")
 
 
@@ -102,6 +108,35 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
 
 
+def longest_line(document: Json) -> int:
+    """The longest line, in bytes, of the input a reproducer sends (its chunks, joined)."""
+    stream = b"".join(base64.b64decode(chunk) for chunk in document["chunks"])
+    return max(len(line) for line in stream.split(b"\n"))
+
+
+def taken(folder: Path, stem: str) -> bool:
+    return (folder / f"{stem}.json").exists() or (folder / f"{stem}.json.gz").exists()
+
+
+def write_reproducer(folder: Path, stem: str, document: Json) -> Path:
+    """``<stem>.json``, or ``<stem>.json.gz`` for an input line past ``LONG_LINE``."""
+    text = json.dumps(document, indent=2) + "\n"
+    if longest_line(document) <= LONG_LINE:
+        path = folder / f"{stem}.json"
+        path.write_text(text)
+    else:
+        path = folder / f"{stem}.json.gz"
+        path.write_bytes(gzip.compress(text.encode(), mtime=0))  # no time stamp: a rerun changes no byte
+    return path
+
+
+def read_document(path: Path) -> Json:
+    """A reproducer as ``write_reproducer`` wrote it, compressed or not."""
+    data = path.read_bytes()
+    document: Json = json.loads(gzip.decompress(data) if data.startswith(GZIP_MAGIC) else data)
+    return document
+
+
 def save_reproducers(targets: list[Target], results: RunResults, findings: list[Finding]) -> None:
     from mcpref.fuzz.generate.corpus_modern import BY_ERA
     from mcpref.fuzz.judge.oracle import Profile
@@ -130,19 +165,19 @@ def save_reproducers(targets: list[Target], results: RunResults, findings: list[
                     "the scenario ends by closing stdin; mcpref replay probes instead: "
                     "field/make_field.py --replay-eof FILE, or mcpref check, shows it"
                 )
-            path = folder / f"{finding.era}-{finding.rule}-{slug(finding.scenario)}.json"
+            stem = f"{finding.era}-{finding.rule}-{slug(finding.scenario)}"
             number = 2
-            while path.exists():  # two findings of one rule in one scenario (another message)
-                path = folder / f"{finding.era}-{finding.rule}-{slug(finding.scenario)}-{number}.json"
+            while taken(folder, stem):  # two findings of one rule in one scenario (another message)
+                stem = f"{finding.era}-{finding.rule}-{slug(finding.scenario)}-{number}"
                 number += 1
         else:
             report = results[finding.target]["fuzz"][finding.era]
             status = finding.statuses["spec"]
             entry = next(e for e in report["failures" if status == "fail" else "warnings"] if e["id"] == finding.rule)
-            document = json.loads(Path(entry["reproducer"]).read_text())
+            document = read_document(Path(entry["reproducer"]))
             document["command"] = target.argv
-            path = folder / f"fuzz-{finding.era}-{finding.rule}{'' if status == 'fail' else '-warn'}.json"
-        path.write_text(json.dumps(document, indent=2) + "\n")
+            stem = f"fuzz-{finding.era}-{finding.rule}{'' if status == 'fail' else '-warn'}"
+        path = write_reproducer(folder, stem, document)
         finding.reproducer = str(path.relative_to(ROOT))
 
 
@@ -181,7 +216,7 @@ def replay_eof(path: Path) -> int:
     from mcpref.fuzz.judge.oracle import Profile, Status
     from mcpref.reference.versions import Era
 
-    document = json.loads(path.read_text())
+    document = read_document(path)
     chunks = tuple(base64.b64decode(chunk) for chunk in document["chunks"])
     stream = b"".join(chunks)
     cuts: list[int] = []

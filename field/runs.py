@@ -14,18 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from fieldlib import (
-    ERAS,
-    MCPREF,
-    MODERN,
-    PROFILES,
-    PYTHON,
-    ROOT,
-    RUNS,
-    SOURCE,
-    Json,
-    RunResults,
-)
+from fieldlib import ERAS, MCPREF, MODERN, PROFILES, PYTHON, ROOT, RUNS, SOURCE, Json, RunResults
 from isolation import isolated
 from targets import Target
 
@@ -120,15 +109,16 @@ def forget_probes() -> None:
         probe_file(script).unlink(missing_ok=True)
 
 
-def run_probes() -> None:
-    """Each probe not yet made since the last fresh runs."""
+def run_probes(targets: list[Target]) -> None:
+    """Each probe not yet made since the last fresh runs, of the targets reported."""
+    labels = [target.label for target in targets]
     for script, arguments in PROBES.items():
         path = probe_file(script)
         if path.exists():
             continue
         print(f"make field: field/{script}", flush=True)
         probe = subprocess.run(
-            [PYTHON, str(SOURCE / script), *arguments],
+            [PYTHON, str(SOURCE / script), *arguments, "--only", *labels],
             cwd=ROOT,
             capture_output=True,
             text=True,

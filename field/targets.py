@@ -8,6 +8,7 @@ The npm targets' pins are ``field/package.json`` and its lock.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 NODE_MODULES = ".field/node/node_modules"
@@ -151,6 +152,11 @@ TARGETS = [
 ]
 
 
-def selected(labels: list[str] | None) -> list[Target]:
-    """The targets named by ``labels`` (all when None), in their order here."""
-    return [target for target in TARGETS if labels is None or target.label in labels]
+def selected(labels: list[str] | None, present: Collection[str] | None = None) -> list[Target]:
+    """The targets named by ``labels`` (all when None), in their order here; with ``present`` (the
+    labels of a saved run), only those it holds: a run of some targets is reported as it was made."""
+    return [
+        target
+        for target in TARGETS
+        if (labels is None or target.label in labels) and (present is None or target.label in present)
+    ]

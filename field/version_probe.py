@@ -8,11 +8,12 @@ server's own requests and notifications written before the initialize answer (LI
 and the Tool fields listed beyond name, description and inputSchema. Inside ``unshare --net``,
 after ``make field`` has installed the targets:
 
-    .venv/bin/python field/version_probe.py
+    .venv/bin/python field/version_probe.py [--only LABEL ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import selectors
 import subprocess
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fieldlib import ROOT
 from isolation import environment, prefixed
-from targets import TARGETS
+from targets import selected
 
 ASKED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "1999-01-01")
 BASE_FIELDS = {"name", "description", "inputSchema"}
@@ -97,7 +98,9 @@ def probe(argv: list[str], version: str) -> str:
 
 
 def main() -> int:
-    for target in TARGETS:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--only", nargs="*", default=None, help="the targets to probe (labels), default all")
+    for target in selected(parser.parse_args().only):
         print(f"{target.label}:")
         for version in ASKED:
             print(f"  asked {version}: {probe(target.argv, version)}")
