@@ -6,10 +6,14 @@ the reference and the three peer servers, and a fixed-seed ``mcpref fuzz`` campa
 2026-07-28``): its corpus against the reference and the two SDK servers, and a campaign
 against the Python SDK's server and the reference, its control. Saves a reproducer for
 every failure under ``docs/repro/<peer>/`` (``modern-`` before the name for the modern
-era), checks with ``mcpref replay`` that each still fails, and writes the matrices and one
-short text per finding. Work files go to ``build/peers`` (git-ignored).
+era; gzip-compressed, ``.json.gz``, when a line of its input passes 64 KiB, which ``mcpref
+replay`` reads as it is), checks with ``mcpref replay`` that each still fails, and writes the
+matrices and one short text per finding: ``docs/peers.md`` for the legacy era and
+``docs/peers-modern.md`` for the modern one. The matrices as ``mcpref compare --html`` pages,
+with every transcript (a few MB), and the other work files go to ``build/peers`` (git-ignored);
+``state.json`` there keeps what the pages are written from, for ``--render-only``.
 
-    .venv/bin/python tests/peers/make_peers.py [--budget SECONDS] [--seed N]
+    .venv/bin/python tests/peers/make_peers.py [--budget SECONDS] [--seed N] [--render-only]
 
 Not part of ``make test``: the campaigns take a few minutes.
 """
@@ -17,6 +21,8 @@ Not part of ``make test``: the campaigns take a few minutes.
 from __future__ import annotations
 
 import argparse
+import base64
+import gzip
 import json
 import os
 import shlex
@@ -36,6 +42,10 @@ PEERS = ROOT / "tests" / "peers"
 DOCS = ROOT / "docs"
 REPRO = DOCS / "repro"
 BUILD = ROOT / "build" / "peers"
+MODERN_PAGE = DOCS / "peers-modern.md"
+# A reproducer with an input line longer than this is kept gzip-compressed, as make field keeps its
+# own: the lines that test a parser's limits run to hundreds of KiB and compress to a few.
+LONG_LINE = 64 * 1024
 PYTHON = sys.executable
 MCPREF = [PYTHON, "-m", "mcpref"]
 
@@ -51,7 +61,13 @@ class Peer:
 
 EVERYTHING_JS = "tests/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 PEER_LIST = [
-    Peer("reference", "mcpref (reference)", [PYTHON, "-m", "mcpref.reference"], [".venv/bin/python", "-m", "mcpref.reference"], "-"),
+    Peer(
+        "reference",
+        "mcpref (reference)",
+        [PYTHON, "-m", "mcpref.reference"],
+        [".venv/bin/python", "-m", "mcpref.reference"],
+        "-",
+    ),
     Peer(
         "python-sdk",
         "Python SDK `MCPServer`",
@@ -107,13 +123,20 @@ def compare(profile: str, peers: list[Peer] = PEER_LIST, version: str | None = N
     if version is None:
         write_page(result, profile, f"mcpref compare, profile {profile}: the official SDKs")
     else:
-        write_page(result, f"modern-{profile}", f"mcpref compare --protocol-version {version}, profile {profile}: the official SDKs")
+        write_page(
+            result,
+            f"modern-{profile}",
+            f"mcpref compare --protocol-version {version}, profile {profile}: the official SDKs",
+        )
     return result
 
 
 def write_page(result: dict[str, Any], name: str, title: str) -> None:
-    """The matrix as a web page, docs/peers-<name>.html, with the commands as ``shown``."""
-    from mcpref.fuzz.html import page
+    """The matrix as a web page, build/peers/peers-<name>.html, with the commands as ``shown``.
+
+    Not under docs/: with every transcript, each page is up to 2 MB; the Markdown pages carry the
+    matrices, and a reproducer per failure."""
+    from mcpref.fuzz.report.html import page
 
     shown = {peer.label: peer for peer in PEER_LIST}
     text = json.dumps(result)
@@ -122,7 +145,7 @@ def write_page(result: dict[str, Any], name: str, title: str) -> None:
     local = json.loads(text)
     for command in local["commands"]:
         command["command"] = shown[command["label"]].shown
-    (DOCS / f"peers-{name}.html").write_text(page(local, title))
+    (BUILD / f"peers-{name}.html").write_text(page(local, title))
 
 
 def fuzz(peer: Peer, budget: float, seed: int, version: str | None = None) -> dict[str, Any]:
@@ -141,11 +164,21 @@ def fuzz(peer: Peer, budget: float, seed: int, version: str | None = None) -> di
 
 
 def save_reproducer(document: dict[str, Any], peer: Peer, name: str) -> str:
+    """``name`` under docs/repro/<peer>/, compressed as ``name.gz`` for an input line past ``LONG_LINE``."""
     document = {**document, "command": peer.shown}
-    path = REPRO / peer.label / name
+    text = (json.dumps(document, indent=2) + "\n").encode()
+    stream = b"".join(base64.b64decode(chunk) for chunk in document["chunks"])
+    long = max(len(line) for line in stream.split(b"\n")) > LONG_LINE
+    path = REPRO / peer.label / (f"{name}.gz" if long else name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=2) + "\n")
+    path.write_bytes(gzip.compress(text, mtime=0) if long else text)  # no time stamp: a rerun changes no byte
     return str(path.relative_to(DOCS))
+
+
+def load_reproducer(path: Path) -> dict[str, Any]:
+    data = path.read_bytes()
+    document: dict[str, Any] = json.loads(gzip.decompress(data) if path.suffix == ".gz" else data)
+    return document
 
 
 def check_reproducers(
@@ -157,9 +190,9 @@ def check_reproducers(
     With ``modern`` they are the modern era's: its corpus, its probe, ``modern-`` before the file name.
     """
     sys.path.insert(0, str(ROOT))
-    from mcpref.fuzz.corpus_modern import BY_ERA
-    from mcpref.fuzz.oracle import Profile
-    from mcpref.fuzz.report import reproducer_json
+    from mcpref.fuzz.generate.corpus_modern import BY_ERA
+    from mcpref.fuzz.judge.oracle import Profile
+    from mcpref.fuzz.report.reproducer import reproducer_json
     from mcpref.reference.versions import Era
 
     era = Era.MODERN if modern else Era.LEGACY
@@ -179,7 +212,9 @@ def check_reproducers(
                 document = json.loads(text)
                 document["scenario"] = scenario.name
                 if scenario.eof:
-                    document["note"] = "the scenario ends by closing stdin; mcpref replay probes instead: use mcpref check"
+                    document["note"] = (
+                        "the scenario ends by closing stdin; mcpref replay probes instead: use mcpref check"
+                    )
                 saved[key] = save_reproducer(document, peer, f"{'modern-' if modern else ''}{rule['id']}.json")
     return saved
 
@@ -189,7 +224,7 @@ def fuzz_reproducers(peer: Peer, report: dict[str, Any], modern: bool = False) -
     for failure in report["failures"]:
         source = Path(report["repro_dir"]) / f"{failure['id']}.json"
         if source.exists():
-            document = json.loads(source.read_text())
+            document = load_reproducer(source)
             name = f"{'modern-' if modern else ''}fuzz-{failure['id']}.json"
             saved[failure["id"]] = save_reproducer(document, peer, name)
     return saved
@@ -197,7 +232,7 @@ def fuzz_reproducers(peer: Peer, report: dict[str, Any], modern: bool = False) -
 
 def replays(path: str, peer: Peer) -> bool | None:
     """Whether ``mcpref replay`` still sees the saved case fail (exit 1); None for an end-of-input case."""
-    if "note" in json.loads((DOCS / path).read_text()):
+    if "note" in load_reproducer(DOCS / path):
         return None
     return mcpref("replay", str(DOCS / path), "--", *peer.argv, timeout=120).returncode == 1
 
@@ -210,7 +245,9 @@ def installed_versions() -> dict[str, str]:
         package = PEERS / "node_modules" / name / "package.json"
         versions[name] = json.loads(package.read_text())["version"] if package.exists() else "not installed"
     node = shutil.which("node")
-    versions["node"] = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip() if node else "-"
+    versions["node"] = (
+        subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip() if node else "-"
+    )
     return versions
 
 
@@ -260,8 +297,11 @@ def render(
         "`strict` fails on every divergence from the reference's documented behaviour. Then "
         f"`mcpref fuzz --budget {budget:g} --seed {seed}` (profile `spec`, a fresh example database) runs "
         "against each peer. Each `fail` links to a reproducer under `docs/repro/`: `mcpref replay FILE` "
-        "re-runs it (the saved command is relative to the repository root)."
-        + (" The modern era (2026-07-28) has its own section, [at the end](#the-modern-era-2026-07-28)." if modern else "")
+        "re-runs it (the saved command is relative to the repository root; a `.json.gz` one, kept compressed "
+        "for an input line over 64 KiB, is read as it is). The matrices with what was sent and received for "
+        "every warning and failure are web pages that `make peers` leaves in the git-ignored `build/peers/` "
+        "(`peers-spec.html`, `peers-strict.html`; `mcpref compare --html PAGE` writes one)."
+        + (f" The modern era (2026-07-28) has [its own page]({MODERN_PAGE.name})." if modern else "")
     )
     out.append("")
     for title, result in (("Profile `spec`", spec), ("Profile `strict`", strict)):
@@ -282,8 +322,6 @@ def render(
     )
     out.append("")
     out += finding_lines(spec, strict, fuzzed, PEER_LIST[1:], check_links, fuzz_links, replayed, "###", legacy_why)
-    if modern:
-        out += modern_lines(modern, replayed, budget, seed)
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -312,7 +350,9 @@ def campaign_lines(
     out = [f"| {first} | cases | messages | failures (profile `spec`) |", "|---|---|---|---|"]
     for label, report in fuzzed.items():
         found = ", ".join(
-            f"[{failure['id']}]({fuzz_links[(label, failure['id'])]})" if (label, failure["id"]) in fuzz_links else failure["id"]
+            f"[{failure['id']}]({fuzz_links[(label, failure['id'])]})"
+            if (label, failure["id"]) in fuzz_links
+            else failure["id"]
             for failure in report["failures"]
         )
         shown = f"`{label}`" + (" (control)" if label == control else "")
@@ -339,7 +379,11 @@ def finding_lines(
     spec_by_id = {rule["id"]: rule for rule in spec["rules"]}
     for rule in strict["rules"]:
         rule_id = rule["id"]
-        in_check = [peer for peer in peers if "fail" in (rule["statuses"][peer.label], spec_by_id[rule_id]["statuses"][peer.label])]
+        in_check = [
+            peer
+            for peer in peers
+            if "fail" in (rule["statuses"][peer.label], spec_by_id[rule_id]["statuses"][peer.label])
+        ]
         in_campaign = [peer for peer in peers if (peer.label, rule_id) in campaign]
         if not in_check and not in_campaign:
             continue
@@ -372,17 +416,22 @@ def finding_lines(
     return out
 
 
-def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budget: float, seed: int) -> list[str]:
-    """The section of the modern era: its columns, its matrices, its campaigns and its findings."""
+def render_modern(modern: dict[str, Any], replayed: dict[str, bool | None], budget: float, seed: int) -> str:
+    """The page of the modern era: its columns, its matrices, its campaigns and its findings."""
     spec, strict, fuzzed = modern["spec"], modern["strict"], modern["fuzzed"]
     check_links, fuzz_links = modern["check_links"], modern["fuzz_links"]
     labels = [peer.label for peer in MODERN_PEERS]
-    out = ["## The modern era (2026-07-28)", ""]
+    out = ["# mcpref against the official MCP implementations: the modern era (2026-07-28)", ""]
+    out.append(
+        "Generated by `make peers` (`tests/peers/make_peers.py`); do not edit by hand. The legacy era, the "
+        "columns' servers and their versions: [peers.md](peers.md)."
+    )
+    out.append("")
     out.append(
         "The 2026-07-28 revision is stateless: there is no `initialize`, every request carries its protocol "
         "version and the client's capabilities in `params._meta`, and `server/discover` tells a client which "
         'era a server speaks (`SPEC_NOTES.md`, "The modern era (2026-07-28)", rules MOD-*). '
-        f"`mcpref compare --protocol-version {MODERN}` runs the modern corpus (`fuzz/corpus_modern.py`, one scenario per "
+        f"`mcpref compare --protocol-version {MODERN}` runs the modern corpus (`mcpref/fuzz/generate/corpus_modern.py`, one scenario per "
         "rule of the era, each ended by a `server/discover` probe) against three columns, once per profile. "
         "A modern rule is `n/a` for a server that never shows it speaks the era (a DiscoverResult, a result "
         "with `resultType`, or the era's errors -32022 and -32021): such a server has none of its rules to keep, "
@@ -401,8 +450,8 @@ def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budge
         "which should give nothing. Reproducers are saved as `docs/repro/<column>/modern-*.json`; they name the "
         "modern era, so `mcpref replay` ends them with the modern probe. Rows where every column is `n/a` (rules "
         "the modern corpus does not exercise) are left out of the tables; the full matrices, with what was sent "
-        "and received for every warning and failure, are [peers-modern-spec.html](peers-modern-spec.html) and "
-        "[peers-modern-strict.html](peers-modern-strict.html)."
+        "and received for every warning and failure, are left by `make peers` in the git-ignored `build/peers/`, "
+        "as `peers-modern-spec.html` and `peers-modern-strict.html`."
     )
     out.append("")
     strict_by_id = {rule["id"]: rule for rule in strict["rules"]}
@@ -414,7 +463,7 @@ def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budge
             or {strict_by_id[rule["id"]]["statuses"][label] for label in labels} != {"n/a"}
             or any((label, rule["id"]) in fuzz_links for label in labels)
         ]
-        out.append(f"### {title}")
+        out.append(f"## {title}")
         out.append("")
         out += matrix_lines(result, MODERN_PEERS, check_links, fuzz_links if result is spec else {}, shown)
         if result is spec:
@@ -434,10 +483,10 @@ def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budge
         out.append("")
         out += [f"- {rule_id}: {text}" for rule_id, text in unflagged]
         out.append("")
-    out.append("### Fuzz campaigns")
+    out.append("## Fuzz campaigns")
     out.append("")
     out += campaign_lines(fuzzed, fuzz_links, "server", control="reference")
-    out.append("### Findings")
+    out.append("## Findings")
     out.append("")
     out.append(
         "As for the legacy era: one entry per requirement that a column fails in either profile or in its "
@@ -445,8 +494,8 @@ def modern_lines(modern: dict[str, Any], replayed: dict[str, bool | None], budge
         "of the SDK or a reading the specification allows."
     )
     out.append("")
-    out += finding_lines(spec, strict, fuzzed, MODERN_PEERS, check_links, fuzz_links, replayed, "####", modern_why)
-    return out
+    out += finding_lines(spec, strict, fuzzed, MODERN_PEERS, check_links, fuzz_links, replayed, "###", modern_why)
+    return "\n".join(out).rstrip() + "\n"
 
 
 def confirmed(replayed: dict[str, bool | None], link: str) -> str:
@@ -456,7 +505,9 @@ def confirmed(replayed: dict[str, bool | None], link: str) -> str:
     return " `mcpref replay` confirms it." if verdict else " (`mcpref replay` did not reproduce it: timing-dependent.)"
 
 
-def why(rule_id: str, labels: list[str], impact: dict[str, str], notes: dict[tuple[str, str], str], note: str) -> list[str]:
+def why(
+    rule_id: str, labels: list[str], impact: dict[str, str], notes: dict[tuple[str, str], str], note: str
+) -> list[str]:
     """The impact paragraph of a finding, and the notes that apply to it."""
     lines = ["", f"Why it matters: {impact.get(rule_id, 'see SPEC_NOTES.md.')}"]
     found = [(label, notes[(label, rule_id)]) for label in ["*", *labels] if (label, rule_id) in notes]
@@ -477,22 +528,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--render-only", action="store_true", help="rewrite docs/peers.md from the last run's results")
+    parser.add_argument(
+        "--render-only",
+        action="store_true",
+        help="rewrite docs/peers.md and docs/peers-modern.md from the last run's results",
+    )
     args = parser.parse_args()
     state_file = BUILD / "state.json"
     if args.render_only:
-        state = json.loads(state_file.read_text())
-        links = {tuple(key.split(" ", 1)): value for key, value in state["check_links"].items()}
-        fuzz_links = {tuple(key.split(" ", 1)): value for key, value in state["fuzz_links"].items()}
-        modern = state.get("modern")
-        if modern:
-            for name in ("check_links", "fuzz_links"):
-                modern[name] = {tuple(key.split(" ", 1)): value for key, value in modern[name].items()}
-        page = render(
-            state["spec"], state["strict"], state["fuzzed"], links, fuzz_links,
-            state["replayed"], state["versions"], state["budget"], state["seed"], modern,
-        )  # fmt: skip
-        (DOCS / "peers.md").write_text(page)
+        rerender(state_file)
         return 0
     shutil.rmtree(BUILD, ignore_errors=True)  # fresh campaign directories: a run does not depend on the last
     BUILD.mkdir(parents=True)
@@ -516,7 +560,10 @@ def main() -> int:
     saved = [*check_links.items(), *fuzz_links.items(), *modern["check_links"].items(), *modern["fuzz_links"].items()]
     replayed = {link: replays(link, by_label[label]) for (label, _), link in saved}
     versions = installed_versions()
-    write_stock({"legacy": {"spec": spec, "strict": strict}, "modern": {"spec": modern["spec"], "strict": modern["strict"]}}, versions)
+    stock = write_stock(
+        {"legacy": {"spec": spec, "strict": strict}, "modern": {"spec": modern["spec"], "strict": modern["strict"]}},
+        versions,
+    )
     state = {
         "spec": spec, "strict": strict, "fuzzed": fuzzed, "replayed": replayed, "versions": versions,
         "budget": args.budget, "seed": args.seed,
@@ -530,12 +577,36 @@ def main() -> int:
     }  # fmt: skip
     state_file.write_text(json.dumps(state, indent=1))
     page = render(spec, strict, fuzzed, check_links, fuzz_links, replayed, versions, args.budget, args.seed, modern)
-    (DOCS / "peers.md").write_text(page)
-    print(f"make peers: wrote docs/peers.md, fuzz/stock_sdks.json and {len(saved)} reproducers under docs/repro/")
+    (DOCS / "peers.md").write_text(page)  # the legacy era; the modern one has a page of its own
+    MODERN_PAGE.write_text(render_modern(modern, replayed, args.budget, args.seed))
+    print(
+        f"make peers: wrote docs/peers.md, docs/peers-modern.md, {stock} and {len(saved)} reproducers under "
+        "docs/repro/; the HTML matrices are in build/peers/"
+    )
     return 0
 
 
-# The official SDKs whose stock servers' verdicts ``check --sdk`` compares with (fuzz/stock.py):
+def rerender(state_file: Path) -> None:
+    """The pages written again from the state a run saved (its links' keys joined with a space)."""
+    state = json.loads(state_file.read_text())
+
+    def keyed(links: dict[str, str]) -> dict[tuple[str, str], str]:
+        return {(key.split(" ", 1)[0], key.split(" ", 1)[1]): value for key, value in links.items()}
+
+    modern = state.get("modern")
+    if modern:
+        for name in ("check_links", "fuzz_links"):
+            modern[name] = keyed(modern[name])
+    page = render(
+        state["spec"], state["strict"], state["fuzzed"], keyed(state["check_links"]), keyed(state["fuzz_links"]),
+        state["replayed"], state["versions"], state["budget"], state["seed"], modern,
+    )  # fmt: skip
+    (DOCS / "peers.md").write_text(page)
+    if modern:
+        MODERN_PAGE.write_text(render_modern(modern, state["replayed"], state["budget"], state["seed"]))
+
+
+# The official SDKs whose stock servers' verdicts ``check --sdk`` compares with (mcpref/fuzz/report/stock.py):
 # label -> (the package in installed_versions(), where the SDK takes bug reports).
 STOCK = {
     "python-sdk": ("mcp", "https://github.com/modelcontextprotocol/python-sdk/issues"),
@@ -543,18 +614,23 @@ STOCK = {
 }
 
 
-def write_stock(by_era: dict[str, dict[str, dict[str, Any]]], versions: dict[str, str]) -> None:
-    """fuzz/stock_sdks.json from ``compare`` results: era -> profile -> result."""
-    from mcpref.fuzz.stock import PACKAGED, dump
+def write_stock(by_era: dict[str, dict[str, dict[str, Any]]], versions: dict[str, str]) -> str:
+    """The package's stock_sdks.json from ``compare`` results (era -> profile -> result); its path."""
+    from mcpref.fuzz.report import stock
 
     entries = {}
     for label, (package, report_to) in STOCK.items():
         statuses = {
-            era: {profile: {rule["id"]: rule["statuses"][label] for rule in result["rules"]} for profile, result in results.items()}
+            era: {
+                profile: {rule["id"]: rule["statuses"][label] for rule in result["rules"]}
+                for profile, result in results.items()
+            }
             for era, results in by_era.items()
         }
         entries[label] = (f"{package} {versions[package]}", report_to, statuses)
-    (ROOT / "fuzz" / PACKAGED).write_text(dump(entries))
+    path = Path(stock.__file__).with_name(stock.PACKAGED)  # beside the module that reads it
+    path.write_text(stock.dump(entries))
+    return str(path.relative_to(ROOT))
 
 
 def run_modern(budget: float, seed: int) -> dict[str, Any]:
