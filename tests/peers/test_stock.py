@@ -10,7 +10,7 @@ import sys
 import pytest
 from peerlib import PYTHON_SERVER, ROOT
 
-from mcpref.fuzz.report.stock import StockSdk, mark, sdks, summary
+from mcpref.fuzz.report.stock import FINGERPRINT, StockSdk, mark, recognise, sdks, summary
 from mcpref.reference.rules import RULES
 
 STATUSES = {"pass", "warn", "fail", "untested", "n/a"}
@@ -54,3 +54,19 @@ def test_check_sdk_marks_the_python_sdks_own_findings_on_a_server_built_on_it() 
     assert "stock" not in rows["RPC-ID-ECHO"] and document["stock"]["rules"] == ["RPC-PARSE-ERROR"]
     text = subprocess.run([*argv, "--", *PYTHON_SERVER], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert "[stock python-sdk (mcp " in text.stdout and "report them at https://github.com/modelcontextprotocol/python-sdk/issues" in text.stdout
+
+
+def test_a_server_showing_every_stock_finding_of_one_sdk_is_recognised_as_built_on_it() -> None:
+    def rows(broken: set[str]) -> list[dict[str, object]]:
+        return [{"id": rule, "status": "fail" if rule in broken else "pass"} for rule in {*broken, "RPC-ID-ECHO"}]
+
+    python, typescript = sdks()["python-sdk"], sdks()["typescript-sdk"]
+    own = python.broken("legacy", "spec")
+    assert len(own) >= FINGERPRINT and own != typescript.broken("legacy", "spec")
+    found = recognise(rows(own | {"TOOLS-CALL-RESULT"}), "legacy", "spec")  # plus a finding of its own
+    assert found is python
+    assert "probably built on it (--sdk python-sdk" in summary(sorted(own), python, recognised=True)
+    assert recognise(rows(own - {next(iter(own))}), "legacy", "spec") is None  # one stock finding missing
+    assert recognise(rows(own | typescript.broken("legacy", "spec")), "legacy", "spec") is None  # both fit
+    # The modern era's stock findings are one or two rules: too few to tell an SDK by.
+    assert recognise(rows(set(python.broken("modern", "spec"))), "modern", "spec") is None

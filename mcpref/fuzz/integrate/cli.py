@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--sdk",
         choices=sorted(stock.sdks()),
         default=None,
-        help="the official SDK the server is built on: mark the findings a stock server of it shows too",
+        help="the official SDK the server is built on: mark the findings a stock server of it shows too "
+        "(without it, an SDK whose stock findings the server shows, every one, is recognised)",
     )
     selection.add_arguments(check)
     ci.add_arguments(check)
@@ -353,6 +354,10 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     rows = check.check_rows(command, profile, timing, era, only, args.time_limit)
     seconds = time.monotonic() - started
     sdk = stock.sdks()[args.sdk] if args.sdk is not None else None
+    recognised = False
+    if sdk is None and not args.rules.narrowed:
+        sdk = stock.recognise(rows, era.value, profile.value)
+        recognised = sdk is not None
     shared = stock.mark(rows, sdk, era.value, profile.value) if sdk is not None else []
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
         ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml))
@@ -365,7 +370,9 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
             "command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows
         }
         if sdk is not None:
-            document["stock"] = {"sdk": sdk.name, "package": sdk.package, "report_to": sdk.report_to, "rules": shared}
+            document["stock"] = {
+                "sdk": sdk.name, "package": sdk.package, "report_to": sdk.report_to, "rules": shared, "recognised": recognised
+            }
         print(json.dumps(document, indent=2))
     else:
         shown_rows = []
@@ -379,7 +386,7 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown_rows))
         print(statuses.summary(rows, check.check_cause(rows)))
         if sdk is not None and any(row["status"] in (statuses.FAIL, statuses.WARN) for row in rows):
-            print(stock.summary(shared, sdk))
+            print(stock.summary(shared, sdk, recognised))
     shown = {TARGET: compare_command.default_labels([command])[0]}
     return ci.conclude(args, profile, "mcpref check", {TARGET: rows}, baseline, shown, seconds)
 
