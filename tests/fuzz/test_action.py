@@ -63,6 +63,14 @@ def test_the_action_reports_failures_in_the_job_summary_and_leaves_the_reproduce
     assert replay.returncode == 1 and "fail RPC-PARSE-ERROR" in replay.stdout
 
 
+@pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-UTF8")
+def test_the_action_reads_the_rule_selection_of_the_workspaces_pyproject(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpref]\nignore = ["RPC-PARSE-ERROR"]\n')
+    status, summary, log, given = run_action(tmp_path, MCPREF_COMMAND=shlex.join(SILENT))
+    assert status == 1 and given["failures"] == "1" and "fail FRAME-UTF8 (MUST): " in log
+    assert "RPC-PARSE-ERROR" not in log and "RPC-PARSE-ERROR" not in summary
+
+
 def test_a_clean_server_passes_and_bad_inputs_exit_2(tmp_path: Path) -> None:
     status, summary, log, given = run_action(tmp_path, MCPREF_COMMAND=shlex.join([sys.executable, "-m", "mcpref.reference"]))
     assert status == 0 and "No rule fails or warns" in summary and "### fuzz" not in summary
