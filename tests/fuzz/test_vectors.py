@@ -23,6 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
+HANG_GUARD = 60.0  # seconds: how long a replay waits for a server that shows no sign of life before giving up
 
 
 @pytest.fixture(scope="module")
@@ -83,14 +84,20 @@ def replay(vector: dict[str, Any], command: list[str]) -> Replay:
             process.stdin.write(probe["line"].encode())
             process.stdin.flush()
             awaited = [probe["id"]] + [a["id"] for a in vector["expected"]["spec"]["answers"] if a["required"]]
-            deadline = time.monotonic() + vector["answerTimeoutSeconds"]
+            # The probe's answer shows the server alive and done with the input: it is awaited as
+            # long as a start under coverage on a loaded machine may take; what is still missing
+            # then gets the vector's own answerTimeoutSeconds.
+            deadline = time.monotonic() + max(vector["answerTimeoutSeconds"], HANG_GUARD)
+            while time.monotonic() < deadline and not answered(list(lines), probe["id"]):
+                time.sleep(0.005)
+            deadline = min(deadline, time.monotonic() + vector["answerTimeoutSeconds"])
             while time.monotonic() < deadline and not all(answered(list(lines), i) for i in awaited):
                 time.sleep(0.005)
             time.sleep(vector["settleSeconds"])
             return Replay(list(lines), None)
         process.stdin.close()
-        closed.wait(vector["answerTimeoutSeconds"] + vector["settleSeconds"])
-        return Replay(list(lines), process.wait(vector["answerTimeoutSeconds"]))
+        closed.wait(max(vector["answerTimeoutSeconds"], HANG_GUARD) + vector["settleSeconds"])
+        return Replay(list(lines), process.wait(max(vector["answerTimeoutSeconds"], HANG_GUARD)))
     finally:
         process.kill()
         process.wait()

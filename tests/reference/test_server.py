@@ -49,7 +49,7 @@ from mcpref.reference.dispatcher import ServerSession, VersionPolicy
 REPO = Path(__file__).resolve().parents[2]
 SERVE = [sys.executable, "-m", "mcpref", "serve"]
 PYTHON_M_REFERENCE = [sys.executable, "-m", "mcpref.reference"]
-DEADLINE = 15.0  # seconds; generous, since every child process also runs under coverage
+DEADLINE = 60.0  # seconds: only a guard against a hang; a child under coverage on a loaded machine can take 15 to start
 
 
 class ServerProcess:
@@ -284,8 +284,9 @@ def test_a_signal_during_work_stops_the_server_promptly(spawn: Any, signum: int,
     assert process.answer()["id"] == 2  # the long call is in flight
     sent = time.monotonic()
     process.proc.send_signal(signum)
-    assert process.wait(timeout=5) == status
-    assert time.monotonic() - sent < 5
+    # Well before the 60-s call would end, however loaded the machine.
+    assert process.wait(timeout=30) == status
+    assert time.monotonic() - sent < 30
     stderr = process.stderr
     assert "Traceback" not in stderr
     assert "stopped by signal" in stderr
@@ -495,7 +496,7 @@ def test_argument_defaults() -> None:
 def test_dev_null_as_stdin_and_stdout_ends_at_once() -> None:
     with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
         done = subprocess.run(
-            [sys.executable, "-m", "mcpref.reference"], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=10, check=False
+            [sys.executable, "-m", "mcpref.reference"], stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=DEADLINE, check=False
         )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr
@@ -529,7 +530,7 @@ def test_with_the_in_flight_limit_reached_nothing_more_is_read_until_one_ends() 
             proc.stdin.write(ping)
             proc.stdin.close()
             answers = [{"id": 0}] + [json.loads(line) for line in proc.stdout.read().splitlines()]
-            assert proc.wait(timeout=10) == 0
+            assert proc.wait(timeout=DEADLINE) == 0
         finally:
             proc.kill()
             proc.wait()
