@@ -18,7 +18,7 @@ from pathlib import Path
 from mcpref.fuzz.report import explain
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "SPEC_NOTES.md", "mcpref", "reference", "fuzz")
+SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "SPEC_NOTES.md", "mcpref")
 
 
 def test_a_plain_install_puts_only_mcpref_in_the_environment_and_it_works_in_any_folder(tmp_path: Path) -> None:
@@ -26,7 +26,7 @@ def test_a_plain_install_puts_only_mcpref_in_the_environment_and_it_works_in_any
     for name in SHIPPED:
         origin = ROOT / name
         if origin.is_dir():
-            shutil.copytree(origin, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(origin, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             source.mkdir(exist_ok=True)
             shutil.copy2(origin, source / name)
@@ -51,7 +51,8 @@ def test_a_plain_install_puts_only_mcpref_in_the_environment_and_it_works_in_any
     ).stdout.split()
     packages = {name.split("/")[0] for name in listed if name.endswith(".py") and "/" in name}
     assert packages == {"mcpref"}, packages
-    assert {"mcpref/reference/framer.py", "mcpref/fuzz/cli.py", "mcpref/fuzz/py.typed"} <= set(listed)
+    shipped = {"mcpref/reference/framer.py", "mcpref/fuzz/integrate/cli.py", "mcpref/py.typed"}
+    assert shipped | {"mcpref/fuzz/report/spec_notes.json", "mcpref/fuzz/report/stock_sdks.json"} <= set(listed)
 
     # A user's project with folders named like ours, which must not shadow anything.
     project = tmp_path / "project"
