@@ -68,7 +68,8 @@ fuzz-self: $(STAMP)
 	$(BIN)/python -m mcpref.fuzz.campaign.selffuzz --seconds $(FUZZ_SECONDS) fuzz-corpus/self
 
 # The official SDK servers (tests/peers) under mcpref compare in both profiles and a fixed-seed
-# mcpref fuzz each; writes docs/peers.md and the reproducers under docs/repro/. Not part of test.
+# mcpref fuzz each; writes docs/peers.md, docs/peers-modern.md and the reproducers under
+# docs/repro/ (the HTML matrices to build/peers/). Not part of test.
 PEERS_BUDGET ?= 60
 peers: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python $(PEERS)/make_peers.py --budget $(PEERS_BUDGET) --seed 1
@@ -96,7 +97,7 @@ bench: $(BENCH_TOOLS) $(NODE_STAMP) $(GO_STAMP)
 	$(BIN)/python -m bench
 
 # Issue 13: pinned third-party stdio MCP servers (field/package.json and its lock, and PyPI pins in
-# field/make_field.py), installed into .field/ (git-ignored), each under mcpref check in both profiles
+# field/targets.py), installed into .field/ (git-ignored), each under mcpref check in both profiles
 # and eras and a fixed-seed mcpref fuzz, all inside unshare --net; run twice, verdicts compared;
 # writes docs/field-report.md and the reproducers under docs/field-repro/. Not part of test.
 field: $(STAMP)
