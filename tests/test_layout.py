@@ -8,6 +8,8 @@ import ast
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "mcpref"
 # The order in which the data goes; a stage may import only from those before it.
@@ -98,7 +100,5 @@ def test_no_module_imports_itself_back_through_others() -> None:
 def test_the_repository_holds_no_symbolic_links() -> None:
     listed = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=False)
     if listed.returncode != 0:
-        import pytest
-
         pytest.skip("not a git checkout")
     assert [line.split("\t")[1] for line in listed.stdout.splitlines() if line.startswith("120000")] == []

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -86,9 +89,6 @@ def finding(whole: dict[str, object]) -> dict[str, object]:
 
 
 def seeded_report(name: str, folder: Path) -> dict[str, object]:
-    import json
-    import subprocess
-
     *options, example = SEEDED_RUNS[name]
     folder = folder / name
     folder.mkdir()
@@ -117,15 +117,10 @@ def seeded_report(name: str, folder: Path) -> dict[str, object]:
 
 @pytest.mark.parametrize("name", sorted(SEEDED_RUNS))
 def test_a_seeded_run_gives_the_report_recorded(name: str, tmp_path: Path) -> None:
-    import json
-
     assert seeded_report(name, tmp_path) == json.loads(RECORDED.read_text())[name]
 
 
 if __name__ == "__main__":
-    import json
-    import tempfile
-
     with tempfile.TemporaryDirectory() as scratch:
         recorded = {name: seeded_report(name, Path(scratch)) for name in sorted(SEEDED_RUNS)}
     RECORDED.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
