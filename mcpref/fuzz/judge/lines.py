@@ -113,7 +113,7 @@ class InputLine:
     @functools.cached_property
     def readable_request(self) -> Request | None:
         """The request a lenient peer reads, or at least its id, when it comes before any nesting."""
-        return self.lenient_request or _leading_request(self.data)
+        return self.lenient_request or leading_request(self.data)
 
 
 @functools.lru_cache(maxsize=4)
@@ -127,7 +127,7 @@ def read_input(stream: bytes) -> tuple[InputLine, ...]:
 _LEADING_ID = re.compile(rb'^\s*\{[^{}\[\]]*?"id"\s*:\s*(-?\d{1,30}|"(?:[^"\\]|\\.)*")')
 
 
-def _leading_request(line: bytes) -> Request | None:
+def leading_request(line: bytes) -> Request | None:
     """For a line too deep for Python to parse: the id, when it comes before any nesting."""
     match = _LEADING_ID.match(line)
     if match is None:
@@ -158,7 +158,7 @@ def _as_request(message: Message | None) -> Request | None:
     return message if isinstance(message, Request) else None
 
 
-def _lenient_request(line: bytes) -> Request | None:
+def lenient_request(line: bytes) -> Request | None:
     """The request a lenient peer could read from a line the reference refuses."""
     return _as_request(_lenient_message(line))
 

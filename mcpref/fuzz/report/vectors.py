@@ -37,7 +37,7 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Timing, probe
 from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
-from mcpref.fuzz.judge.lines import _leading_request, _lenient_request
+from mcpref.fuzz.judge.lines import leading_request, lenient_request
 from mcpref.fuzz.judge.modern import MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION
 from mcpref.fuzz.judge.oracle import judge, split_lines
 from mcpref.fuzz.report.reproducer import write_atomic
@@ -296,7 +296,7 @@ class _Oracle:
 
 def _lenient(line: bytes) -> Request | None:
     """The request a lenient peer may read in a line the reference refuses, found as the oracle finds it."""
-    request = _lenient_request(line) or _leading_request(line)
+    request = lenient_request(line) or leading_request(line)
     return None if request is None else Request(request.id, request.method or "", request.params)
 
 
