@@ -10,13 +10,14 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from mcpref.fuzz.campaign.runner import Campaign, initialized_again
-from mcpref.fuzz.drive.target import Session, Timing, run_case
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.target import Run, Session, Timing, run_case
 from mcpref.fuzz.generate.corpus import _ready, scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
 from mcpref.fuzz.integrate import check
 from mcpref.fuzz.integrate.check import _body, check_rows
-from mcpref.fuzz.judge.oracle import Profile, Status, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
 from mcpref.reference.versions import Era
 
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
@@ -185,8 +186,10 @@ def test_check_runs_most_scenarios_in_kept_processes_and_gives_the_verdicts_of_f
     scenarios = BY_ERA[Era.LEGACY]
     kept = [s for s in scenarios if not s.eof and _body(s.case) is not None]
     heads = {s.case.lines[:2] for s in kept}
-    # One start to see the target start, one per fresh scenario, one per worker and handshake.
-    most = 1 + len(scenarios) - len(kept) + check.WORKERS * len(heads)
+    # One start per fresh scenario, at most KEPT kept processes a handshake, and a fresh run for
+    # a scenario that initializes its kept process again.
+    again = [s for s in kept if b'"initialize"' in b"".join(s.case.lines[2:])]
+    most = len(scenarios) - len(kept) + check.KEPT * len(heads) + len(again)
     assert len(starts.read_text()) <= most < len(scenarios), (len(starts.read_text()), most, len(scenarios))
 
 
@@ -195,6 +198,10 @@ def test_check_runs_most_scenarios_in_kept_processes_and_gives_the_verdicts_of_f
     [
         pytest.param(["tests", "hostile", "wears_out.py"], id="wears_out"),  # breaks after 40 lines of one process
         pytest.param(["examples", "buggy", "first_message_only.py"], id="first_message_only"),  # one line a read
+        # Findings in kept processes, confirmed fresh or shown by fresh runs already, in several rules.
+        pytest.param(["examples", "buggy", "silent_on_invalid_request.py"], id="silent_on_invalid_request"),
+        pytest.param(["examples", "buggy", "second_initialize.py"], id="second_initialize"),
+        pytest.param(["examples", "buggy", "splits_on_cr.py"], id="splits_on_cr"),
     ],
 )
 def test_check_never_clears_or_reports_what_a_fresh_process_would_not(
@@ -216,3 +223,59 @@ def test_a_kept_process_is_sent_the_very_chunks_of_a_fresh_run() -> None:
     assert _body(Case((INIT, READY, PING), (HEAD,))) is None  # not one of the corpus's handshakes
     # The corpus writes a handshake it opens with as a chunk of its own, so that most scenarios can be kept.
     assert scenario("x", (), *ready, PING).case.chunks == (handshake, PING)
+
+
+def _finding(rule: str, mandatory: bool = True) -> Finding:
+    return Finding(rule, mandatory, None, "seen", "expected", "actual")
+
+
+def _outcome(*findings: Finding, kept: bool = True) -> check._Result:
+    run = Run(Observation((), survived=True), None, b"", ())
+    return check._Result(run, list(findings), kept)
+
+
+def test_a_kept_run_is_confirmed_fresh_only_where_it_adds_to_what_fresh_runs_show() -> None:
+    fail, warn = _finding("RPC-PARSE-ERROR"), _finding("FRAME-BOM", mandatory=False)
+    outcomes = [
+        _outcome(fail, kept=False),  # a fresh run shows RPC-PARSE-ERROR failing, in a case of 100 bytes
+        _outcome(fail),  # nothing to add, in a larger case: not run again
+        _outcome(warn),  # FRAME-BOM is shown by no fresh run
+        _outcome(warn),  # the same, in a smaller case: chosen instead
+        _outcome(),  # cleared
+        _outcome(_finding("FRAME-BOM")),  # failing where only a warning is expected so far
+        _outcome(fail),  # a smaller case than the fresh run's
+    ]
+    sizes = [100, 300, 50, 40, 10, 60, 90]
+    assert check._to_confirm(outcomes, sizes, Profile.SPEC) == [3, 6]
+    # The run chosen did not bear its finding out: the next smallest with that rule, in a new round.
+    outcomes[3], outcomes[6] = _outcome(kept=False), _outcome(fail, kept=False)
+    assert check._to_confirm(outcomes, sizes, Profile.SPEC) == [2]
+    outcomes[2] = _outcome(warn, kept=False)
+    # Under spec, a SHOULD fails nowhere else: only the run that shows it failing adds to it.
+    assert check._to_confirm(outcomes, sizes, Profile.SPEC) == [5]
+    assert check._to_confirm(outcomes, sizes, Profile.STRICT) == []
+
+
+def test_a_finding_in_a_kept_process_does_not_end_it(tmp_path: Path) -> None:
+    """A server that fails RPC-INVALID-REQUEST in several kept scenarios: each is judged fresh only
+    where its rules are not shown yet, and the kept processes go on."""
+    starts = tmp_path / "starts"
+    buggy = Path(__file__).parents[2] / "examples" / "buggy" / "silent_on_invalid_request.py"
+    counted = [
+        sys.executable,
+        "-c",
+        "import os, sys; open(sys.argv[1], 'a').write('.'); os.execv(sys.executable, [sys.executable, sys.argv[2]])",
+        str(starts),
+        str(buggy),
+    ]
+    statuses = _statuses(counted)
+    assert statuses["RPC-INVALID-REQUEST"] == Status.FAIL.value
+    scenarios = BY_ERA[Era.LEGACY]
+    kept = [s for s in scenarios if not s.eof and _body(s.case) is not None]
+    failing_in_kept = [s for s in kept if "RPC-INVALID-REQUEST" in s.rules or "RPC-PARAMS-OBJECT" in s.rules]
+    heads = {s.case.lines[:2] for s in kept}
+    # Fresh scenarios, the kept processes, fresh runs of scenarios that initialize again, and
+    # one fresh run for each of the two rules at most.
+    again = [s for s in kept if b'"initialize"' in b"".join(s.case.lines[2:])]
+    most = len(scenarios) - len(kept) + check.KEPT * len(heads) + len(again) + 2
+    assert len(failing_in_kept) >= 2 and len(starts.read_text()) <= most, (len(starts.read_text()), most)

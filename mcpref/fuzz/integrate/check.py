@@ -4,15 +4,16 @@ Each scenario is one case (``fuzz.corpus``), as many side by side as ``WORKERS``
 opens with a plain handshake written as a chunk of its own runs first in a process kept after
 that handshake (``fuzz.target.Session``), several scenarios one after another, as ``fuzz``
 runs its cases: a process start costs more than most scenarios. A kept run writes the very
-chunks a fresh run writes, and only ever clears a scenario: one that shows any finding, or
-loses the server, or may have been initialized again, is run again in a fresh process, and
-that run is the verdict and the transcript. What a kept run can hide is a behaviour that
-depends on what the process did before.
+chunks a fresh run writes, and only ever clears a scenario: its findings are suspicions. A
+verdict is a fresh process's: a scenario that loses the kept process or may have initialized
+it again runs fresh, and one with findings runs fresh where it is the smallest case of a rule
+that fresh runs do not yet show as badly or with a case as small (``_to_confirm``); a rule's
+verdict is the same either way.
+What a kept run can hide is a behaviour that depends on what the process did before.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import threading
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,7 @@ from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
+KEPT = 1  # kept processes a handshake at most: their starts compete with the fresh runs for the cores
 OUTLASTED = "outlasted the time limit"  # how a scenario cut short by check's time limit ended
 
 
@@ -76,6 +78,12 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     return bool(run.observation.output) if scenario.eof else run.observation.survived
 
 
+def _kept_body(scenario: Scenario) -> tuple[bytes, ...] | None:
+    """What a kept process is sent of ``scenario`` (``_body``); None for one that runs fresh only:
+    one that ends at EOF, or of the modern era, which has no handshake to keep a process after."""
+    return None if scenario.eof or scenario.era is not Era.LEGACY else _body(scenario.case)
+
+
 def _body(case: Case) -> tuple[bytes, ...] | None:
     """The chunks after the case's opening handshake, when the case opens with one of
     ``KEPT_HEADS`` as a chunk of its own: what a kept process is sent."""
@@ -84,66 +92,157 @@ def _body(case: Case) -> tuple[bytes, ...] | None:
     return case.chunks[1:]
 
 
-class _Scenarios:
-    """Runs scenarios for ``check_rows``: in a kept process where one clears them, else fresh.
+@dataclass(frozen=True)
+class _Result:
+    """A scenario's run and findings. A kept run's findings (``kept``) are only suspicions:
+    a verdict is a fresh process's."""
 
-    Each worker thread keeps its own process per handshake: kept runs never share a process.
+    run: Run
+    findings: list[Finding]
+    kept: bool = False
+
+
+def _to_confirm(
+    results: Sequence[_Result], sizes: Sequence[int], profile: Profile, doubted: frozenset[str] = frozenset()
+) -> list[int]:
+    """The kept runs to run again in fresh processes (indexes into ``results``, whose scenarios
+    are ``sizes`` bytes long). For each rule of a kept run's findings, the smallest such run
+    (the first of equals) when it would add to what fresh runs show of that rule: the rule
+    itself, a worse status, or a smaller case to reproduce it; for a rule ``doubted`` (a fresh
+    run did not bear it out), every such run, side by side. The others are not run again: the
+    verdicts would be the same, and their processes are saved."""
+    shown: dict[str, tuple[Status, int]] = {}  # a rule's worst status in fresh runs, its smallest case
+    for result, size in zip(results, sizes, strict=True):
+        for finding in () if result.kept else result.findings:
+            status, smallest = shown.get(finding.rule, (Status.WARN, size))
+            worst = Status.FAIL if Status.FAIL in (status, finding.status(profile)) else Status.WARN
+            shown[finding.rule] = (worst, min(smallest, size))
+    best: dict[str, int] = {}
+    for index, (result, size) in enumerate(zip(results, sizes, strict=True)):
+        for finding in result.findings if result.kept else ():
+            status, smallest = shown.get(finding.rule, (Status.WARN, size + 1))
+            adds = size < smallest or (finding.status(profile) is Status.FAIL and status is not Status.FAIL)
+            if adds and finding.rule in doubted:
+                best[f"{finding.rule} {index}"] = index
+            elif adds and (finding.rule not in best or size < sizes[best[finding.rule]]):
+                best[finding.rule] = index
+    return sorted(set(best.values()))
+
+
+class _Scenarios:
+    """Runs scenarios for ``check_rows``: first in a kept process where one can run them
+    (``first``), else fresh; a fresh run again on demand (``fresh``).
+
+    Kept processes are shared by the worker threads, one scenario at a time each, at most
+    ``KEPT`` per handshake: a scenario waits for one to be free rather than start another. A
+    kept process is ended when it dies, stops answering, or may have been initialized again; a
+    finding alone does not end it (a scenario after it is judged fresh where it finds anything).
     """
 
     def __init__(self, command: list[str], timing: Timing) -> None:
         self.command = command
         self.timing = timing
-        self._local = threading.local()
-        self._lock = threading.Lock()
+        self._free = threading.Condition()
+        self._idle: dict[bytes, list[Session]] = {}  # kept processes free to run a scenario
+        self._started: dict[bytes, int] = {}  # kept processes of a handshake alive or starting
         self._sessions: list[Session] = []  # every session started, to end them all
         self._cleared = self._ended = 0  # scenarios kept runs cleared; kept processes ended
         self._fresh_only = False
 
-    def run(self, scenario: Scenario) -> tuple[Run, list[Finding]]:
+    def first(self, scenario: Scenario) -> _Result:
         try:
-            return self._run(scenario)
+            return self._kept(scenario) or self.fresh(scenario)
         except OutOfTime:
-            # check's time limit ran out during the scenario: no verdict, and its rules untested.
-            return Run(Observation((), survived=False, ending=OUTLASTED), None, b"", ()), []
+            return _outlasted()
 
-    def _run(self, scenario: Scenario) -> tuple[Run, list[Finding]]:
+    def fresh(self, scenario: Scenario) -> _Result:
+        try:
+            return _Result(*run_scenario(scenario, self.command, self.timing))
+        except OutOfTime:
+            return _outlasted()
+
+    def _kept(self, scenario: Scenario) -> _Result | None:
+        """The scenario's kept run, or None where it has none (it then runs fresh)."""
         case = scenario.case
-        body = None if scenario.eof or scenario.era is not Era.LEGACY else _body(case)
+        body = _kept_body(scenario)
         head = b"".join(case.lines[:2])
-        if body is not None and not self._fresh_only and (session := self._session(head)) is not None:
+        if body is None or (session := self._take(head)) is None:
+            return None
+        try:
             run = session.run(body, case.settle)
+        except BaseException:
+            self._end(head, session)
+            raise
+        if session.alive and not initialized_again(case.lines[2:], run.observation.output):
             findings = judge(case.stream, run.observation)
-            taken = initialized_again(case.lines[2:], run.observation.output)
-            if not findings and session.alive and not taken:
-                with self._lock:
-                    self._cleared += 1
-                return run, findings
-            # Whatever the kept run showed, the verdict is a fresh process's. After a failure,
-            # a death or a second initialize taken, the kept process's state is in doubt: it is
-            # ended. Once kept processes are ended more often than they clear a scenario (twice
-            # at least), every scenario runs fresh: a server with findings everywhere then costs
-            # a few processes more than fresh runs alone, not twice as many.
-            if taken or not session.alive or any(f.status(Profile.STRICT) is Status.FAIL for f in findings):
-                del self._local.sessions[head]
-                session.close()
-                with self._lock:
-                    self._ended += 1
-                    self._fresh_only = self._ended >= 2 and self._ended > self._cleared
-        return run_scenario(scenario, self.command, self.timing)
+            if session.alive and any(finding.answer_missing for finding in findings):
+                # A kept run ends at the probe's answer; before a missing answer is suspected,
+                # what a busy server still owes is read, as in a fresh run.
+                before, run = run.observation, session.read_on()
+                if run.observation != before:
+                    findings = judge(case.stream, run.observation)
+            with self._free:
+                self._cleared += not findings
+                self._idle[head].append(session)
+                self._free.notify()
+            return _Result(run, findings, kept=True)
+        # A death or a second initialize taken leaves the kept process's state in doubt: it is
+        # ended, and the scenario runs fresh. Once kept processes are ended more often than they
+        # clear a scenario (twice at least), every scenario runs fresh: a server that dies
+        # everywhere then costs a few processes more than fresh runs alone, not twice as many.
+        self._end(head, session)
+        return None
 
-    def _session(self, head: bytes) -> Session | None:
-        sessions: dict[bytes, Session | None] = self._local.__dict__.setdefault("sessions", {})
-        if head not in sessions:
+    def _take(self, head: bytes) -> Session | None:
+        """A kept process after ``head``, free for one scenario: an idle one, a new one while
+        fewer than ``KEPT`` are alive, else the first one freed; None when scenarios run fresh."""
+        with self._free:
+            while not self._fresh_only:
+                idle = self._idle.setdefault(head, [])
+                if idle:
+                    return idle.pop()
+                if self._started.get(head, 0) < KEPT:
+                    self._started[head] = self._started.get(head, 0) + 1
+                    break
+                self._free.wait()
+            else:
+                return None
+        try:
             session = Session(self.command, self.timing, head)
-            with self._lock:
-                self._sessions.append(session)
-            # A target that does not answer a probe after the plain handshake runs fresh only.
-            sessions[head] = session if session.alive else None
-        return sessions[head]
+        except BaseException:  # out of time, or a target that cannot start: no process to wait for
+            with self._free:
+                self._started[head] -= 1
+                self._free.notify_all()
+            raise
+        with self._free:
+            self._sessions.append(session)
+        if session.alive:
+            return session
+        # A target that does not answer a probe after the plain handshake runs fresh only.
+        with self._free:
+            self._fresh_only = True
+            self._free.notify_all()
+        return None
+
+    def _end(self, head: bytes, session: Session) -> None:
+        session.close()
+        with self._free:
+            self._started[head] -= 1
+            self._ended += 1
+            self._fresh_only = self._fresh_only or (self._ended >= 2 and self._ended > self._cleared)
+            self._free.notify_all()
 
     def close(self) -> None:
+        with self._free:
+            self._fresh_only = True  # a scenario still to run (after an error) runs fresh
+            self._free.notify_all()
         for session in self._sessions:
             session.close()
+
+
+def _outlasted() -> _Result:
+    """check's time limit ran out during the scenario: no verdict, and its rules untested."""
+    return _Result(Run(Observation((), survived=False, ending=OUTLASTED), None, b"", ()), [])
 
 
 def check_rows(
@@ -167,15 +266,32 @@ def check_rows(
     the rules only it exercises are untested.
     """
     timing = within(timing, limit)
-    with contextlib.suppress(OutOfTime):  # TargetError when the command cannot start at all
-        run_case(command, [], timing, era=era)
     scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
     runner = _Scenarios(command, timing)
     try:
         with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            results = list(pool.map(runner.run, scenarios))
+            # The fresh scenarios first, those of the most writes first: the longest runs do not
+            # start last. The order changes when each scenario runs, not what it is judged on.
+            order = sorted(
+                range(len(scenarios)),
+                key=lambda i: (_kept_body(scenarios[i]) is not None, -len(scenarios[i].case.chunks)),
+            )
+            ran = dict(zip(order, pool.map(runner.first, [scenarios[i] for i in order]), strict=True))
+            outcomes = [ran[index] for index in range(len(scenarios))]
+            runner.close()  # the kept processes have done their part
+            sizes = [len(b"".join(s.case.lines)) for s in scenarios]
+            doubted: frozenset[str] = frozenset()
+            while chosen := _to_confirm(outcomes, sizes, profile, doubted):
+                for index, fresh in zip(chosen, pool.map(runner.fresh, [scenarios[i] for i in chosen]), strict=True):
+                    suspected = {f.rule for f in outcomes[index].findings}
+                    doubted |= suspected - {f.rule for f in fresh.findings}
+                    outcomes[index] = fresh
     finally:
         runner.close()
+    # A kept run left unconfirmed shows only rules fresh runs show as badly, with a case as small:
+    # its findings are theirs, and its run is evidence for the other rules it exercised, as a
+    # cleared one is.
+    results = [(o.run, [] if o.kept else o.findings) for o in outcomes]
     if not any(run.observation.output for run, _ in results):
         results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     # One transcript per scenario, however many of its findings carry it.
