@@ -109,6 +109,7 @@ def arguments() -> argparse.ArgumentParser:
         "--render-only", action="store_true",
         help="run nothing: write the report again from the last state (.field/runs/state.json)",
     )  # fmt: skip
+    parser.add_argument("--install-only", action="store_true", help="install the targets (--only), run nothing")
     parser.add_argument("--replay-eof", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--replay-again", action="store_true", help="replay the saved findings again, then render")
     return parser
@@ -128,6 +129,8 @@ def main() -> int:
         return untriaged(finish(targets, runs, installs, kept_findings(runs[0]), args))
     targets = selected(args.only)
     installs = install(targets)
+    if args.install_only:
+        return 0
     forget_probes()
     made: list[RunResults] = []
     findings: list[Finding] | None = None
