@@ -13,7 +13,14 @@ import pytest
 from mcpref.fuzz.generate.corpus import SCENARIOS
 from mcpref.fuzz.generate.strategies import encode, request
 from mcpref.fuzz.judge.oracle import Profile
-from mcpref.fuzz.report.reproducer import SHELL_LINE_MAX, paced_shell_line, printf_argument, reproducer_json, shell_line
+from mcpref.fuzz.report.reproducer import (
+    SHELL_LINE_MAX,
+    STDERR_INLINE,
+    paced_shell_line,
+    printf_argument,
+    reproducer_json,
+    shell_line,
+)
 from mcpref.reference.rules import RULES
 from mcpref.reference.versions import Era
 
@@ -260,3 +267,24 @@ def test_the_python_api_gives_the_verdicts_of_check() -> None:
     assert [result.id for result in report.rules] == [rule.id for rule in RULES]
     with pytest.raises(ValueError, match="unknown protocol version"):
         mcpref.check(SILENT, protocol_version="1999-01-01")
+
+
+def test_a_long_stderr_text_is_kept_once_per_check_report() -> None:
+    """A server that writes a traceback-sized text to stderr as it starts: every finding's
+    transcript holds it, and the report keeps it once, the transcripts naming it."""
+    traceback = "".join(f"  File \"server.py\", line {n}, in handle\n" for n in range(30))
+    noisy = [
+        sys.executable,
+        "-c",
+        f"import sys, runpy; sys.stderr.write({traceback!r}); sys.stderr.flush(); "
+        f"runpy.run_path({SILENT[1]!r}, run_name='__main__')",
+    ]
+    document = json.loads(mcpref("check", "--json", "--", *noisy).stdout)
+    findings = [finding for row in document["rules"] for finding in row["findings"]]
+    assert len(findings) >= 2
+    ((digest, text),) = document["stderr"].items()  # the same text in every process: once
+    assert text.startswith(traceback)
+    for finding in findings:
+        stderr = [line for line in finding["transcript"] if line.startswith("!! ")]
+        assert stderr[0].startswith(f"!! (stderr {digest}: "), stderr
+        assert all(len(line) <= STDERR_INLINE + 3 for line in stderr)

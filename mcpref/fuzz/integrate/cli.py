@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 from mcpref import __version__
 from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_database
@@ -64,6 +65,7 @@ from mcpref.fuzz.report.reproducer import (
     ReproducerError,
     load_reproducer,
     session_transcript,
+    stderr_once,
     table,
     transcript,
     write_atomic,
@@ -369,6 +371,8 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         document: dict[str, object] = {
             "command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows
         }
+        carried = (finding for row in rows for finding in cast(list[dict[str, object]], row["findings"]))
+        document["stderr"] = stderr_once(carried)  # the target's tracebacks once each, not once a finding
         if sdk is not None:
             document["stock"] = {
                 "sdk": sdk.name, "package": sdk.package, "report_to": sdk.report_to, "rules": shared, "recognised": recognised

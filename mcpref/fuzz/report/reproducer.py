@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
+import itertools
 import json
 import os
 import secrets
 import shlex
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,6 +155,32 @@ def session_transcript(events: tuple[Event, ...], trailing: bytes = b"") -> list
     if trailing:
         lines.append(f"<- (unterminated) {visible(trailing)}")
     return lines
+
+
+STDERR_INLINE = 200  # characters: a longer stderr text is kept once per report, and referred to
+
+
+def stderr_once(findings: Iterable[dict[str, object]]) -> dict[str, str]:
+    """Moves each long stderr text out of the findings' transcripts: a run of ``!! `` lines over
+    ``STDERR_INLINE`` characters becomes one line naming it by a digest of its text, and the
+    texts are returned by digest, once each (a report's ``stderr``; reports merged keep one)."""
+    texts: dict[str, str] = {}
+    for finding in findings:
+        lines = finding.get("transcript")
+        if not isinstance(lines, list):
+            continue
+        shared: list[object] = []
+        for is_stderr, group in itertools.groupby(lines, key=lambda line: str(line).startswith("!! ")):
+            block = [str(line)[3:] for line in group]
+            text = "\n".join(block)
+            if not is_stderr or len(text) <= STDERR_INLINE:
+                shared += [f"!! {line}" for line in block] if is_stderr else block
+                continue
+            digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+            texts[digest] = text
+            shared.append(f"!! (stderr {digest}: {len(block)} lines, {len(text):,} characters, in the report's stderr)")
+        finding["transcript"] = shared
+    return texts
 
 
 def finding_json(finding: Finding, profile: Profile) -> dict[str, object]:
