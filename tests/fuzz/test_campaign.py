@@ -267,7 +267,7 @@ def test_a_deadline_met_in_hypothesis_s_final_replays_ends_the_campaign_and_our_
         campaign._round(replays(_divergence("RPC-BATCH")("m"), KeyError("the oracle's bug")))
 
 
-def test_the_progress_line_counts_cases_against_the_case_budget_and_time_only_against_a_time_budget() -> None:
+def test_the_progress_line_counts_cases_against_a_case_budget_time_against_a_time_budget_and_says_it_shrinks() -> None:
     under_cases = Progress(12, 3, 40, frozenset({"RPC-PARSE-ERROR"}), 2.0, math.inf, 30)
     assert under_cases.line() == "12/30 cases (3 processes), 40 messages, 20 msg/s, 1 failing rules"
     under_time = Progress(12, 3, 40, frozenset(), 2.0, 8.4)
@@ -275,3 +275,7 @@ def test_the_progress_line_counts_cases_against_the_case_budget_and_time_only_ag
     # Two jobs side by side: their case budgets add up.
     assert (under_cases + under_cases).line().startswith("24/60 cases")
     assert (under_time + under_time).line().startswith("24 cases")
+    # Past the cases to generate, a failure found is made smaller: the line says so.
+    shrinking = Progress(31, 3, 40, frozenset({"RPC-PARSE-ERROR"}), 2.0, math.inf, 30, shrinking=True)
+    assert shrinking.line().endswith("1 failing rules, shrinking")
+    assert (shrinking + under_cases).line().startswith("43/60 cases") and (shrinking + under_cases).shrinking

@@ -172,6 +172,7 @@ class Progress:
     elapsed: float
     left: float  # seconds of the budget: infinite under a case budget alone
     max_cases: int | None = None  # the cases to generate, under a case budget
+    shrinking: bool = False  # a failure new in this round is being made smaller
 
     def __add__(self, other: Progress) -> Progress:
         """Two campaigns run side by side, as one."""
@@ -183,6 +184,7 @@ class Progress:
             max(self.elapsed, other.elapsed),
             max(self.left, other.left),
             None if self.max_cases is None or other.max_cases is None else self.max_cases + other.max_cases,
+            self.shrinking or other.shrinking,
         )
 
     def line(self) -> str:
@@ -192,6 +194,7 @@ class Progress:
             f"{cases} cases ({self.processes} processes), {self.messages} messages, "
             f"{self.messages / max(self.elapsed, 1e-9):.0f} msg/s, {len(self.failing)} failing rules"
             + (f", {self.left:.0f}s left" if math.isfinite(self.left) else "")
+            + (", shrinking" if self.shrinking else "")
         )
 
 
@@ -467,7 +470,7 @@ class Campaign:
                         shown = [finding, *(f for f in findings if f is not finding)]
                         self.warnings[finding.rule] = Failure(finding.rule, case, run, shown)
                     event(f"warn {finding.rule}")
-            self._report_progress(deadline)
+            self._report_progress(deadline, shrinking)
             failing = _failing(findings, self.profile)
             if not failing:
                 return
@@ -577,7 +580,7 @@ class Campaign:
             return None
         return Failure("FRAME-CHUNK-INVARIANT", failure.case, failure.run, [chunked, *failure.findings])
 
-    def _report_progress(self, deadline: float) -> None:
+    def _report_progress(self, deadline: float, shrinking: bool) -> None:
         if self.progress is None:
             return
         now = time.monotonic()
@@ -594,6 +597,7 @@ class Campaign:
                 now - stats.started,
                 max(0.0, deadline - now),
                 self.max_cases,
+                shrinking,
             )
         )
 
