@@ -206,6 +206,7 @@ RULES: tuple[Rule, ...] = (
     Rule("MOD-STATELESS", _MN, MODERN, "A modern request is served from its own _meta: what an earlier request declared never changes its answer."),
     Rule("MOD-TOOLS-CACHE", _M, MODERN, "A modern tools/list result carries ttlMs (an integer, at least 0) and cacheScope (public or private)."),
     Rule("MOD-PING-GONE", _D, MODERN, "ping does not exist in the modern era: a modern ping gets -32601."),
+    Rule("MOD-NO-SERVER-REQUESTS", _MN, MODERN, "A modern server writes no JSON-RPC request to stdout: it asks for input in results."),
     Rule("MOD-LEGACY-INIT", _S, MODERN, "A server that serves no legacy version answers initialize with an error naming the versions it serves."),
     Rule("MOD-DUAL-ERA", _D, ALL, "By default the reference serves both eras at once: initialize opens a legacy session, modern requests go on."),
     # Capabilities.

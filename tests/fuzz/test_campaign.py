@@ -144,11 +144,12 @@ MODERN_EXPECTED: dict[str, str] = {
     "discover_without_versions": "MOD-DISCOVER",
     "remembers_envelope": "MOD-STATELESS",
     "meta_optional": "MOD-META-REQUIRED",
+    "asks_with_a_request": "MOD-NO-SERVER-REQUESTS",
 }
 MODERN = ("--protocol-version", "2026-07-28")
 
 
-@pytest.mark.spec("MOD-RESULT-TYPE", "MOD-VERSION-UNSUPPORTED", "MOD-DISCOVER", "MOD-STATELESS", "MOD-META-REQUIRED")
+@pytest.mark.spec(*MODERN_EXPECTED.values())
 @pytest.mark.parametrize("name", list(MODERN_EXPECTED))
 def test_every_buggy_example_of_the_modern_era_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:
     target = [sys.executable, str(BUGGY / f"{name}.py")]

@@ -288,3 +288,15 @@ def test_a_long_stderr_text_is_kept_once_per_check_report() -> None:
         stderr = [line for line in finding["transcript"] if line.startswith("!! ")]
         assert stderr[0].startswith(f"!! (stderr {digest}: "), stderr
         assert all(len(line) <= STDERR_INLINE + 3 for line in stderr)
+
+
+@pytest.mark.spec("MOD-NO-SERVER-REQUESTS")
+def test_check_finds_a_modern_server_that_asks_with_a_request_and_leaves_it_unanswered() -> None:
+    asks = [sys.executable, str(ROOT / "examples" / "buggy" / "asks_with_a_request.py")]
+    done = mcpref("check", "--protocol-version", "2026-07-28", "--json", "--", *asks)
+    rows = {row["id"]: row for row in json.loads(done.stdout)["rules"]}
+    assert done.returncode == 1 and rows["MOD-NO-SERVER-REQUESTS"]["status"] == "fail"
+    assert [row["id"] for row in rows.values() if row["status"] == "fail"] == ["MOD-NO-SERVER-REQUESTS"]
+    # A modern client on stdio writes no response: the transcript shows none sent back.
+    transcript = rows["MOD-NO-SERVER-REQUESTS"]["findings"][0]["transcript"]
+    assert not any(entry.startswith("->") and '"id": "ask-' in entry for entry in transcript)

@@ -17,7 +17,8 @@ target runs in its own process group, which is killed at the end of the case, so
 child process outlives it. ``run_case`` runs one case in a fresh process; a ``Session``
 keeps one process for many. A target that cannot be started raises ``TargetError``.
 Requests the target sends to the client (sampling, roots, elicitation, ping) are answered
-as a client without those capabilities answers them: ``-32601``, and ``{}`` for ping.
+as a client without those capabilities answers them: ``-32601``, and ``{}`` for ping; in a
+modern run they are left unanswered, as a modern client on stdio leaves them.
 """
 
 from __future__ import annotations
@@ -208,6 +209,9 @@ class Process:
         self.stdin_open = True
         self.at_line_start = True  # our own writes end with LF: safe to slip in a reply
         self.replies: list[bytes] = []
+        # A legacy client answers the server's requests; on stdio a modern one never writes a
+        # response (MOD-NO-SERVER-REQUESTS), so a modern run leaves them unanswered.
+        self.answers_requests = True
         self.notes: list[str] = []
         self.probes: tuple[str, ...] = SENTINEL_IDS  # the probe ids whose answer shows the target alive
         self.sentinel_seen = False
@@ -342,7 +346,7 @@ class Process:
             return
         if value.get("id") in self.probes and "method" not in value:
             self.sentinel_seen = True
-        elif isinstance(value.get("method"), str) and "id" in value:
+        elif isinstance(value.get("method"), str) and "id" in value and self.answers_requests:
             # A request from the server: answer as a client that has no capabilities.
             result: dict[str, object] = {"jsonrpc": "2.0", "id": value["id"]}
             if value["method"] == "ping":
@@ -504,6 +508,7 @@ def run_case(
     if process is None:
         process = Process(argv, timing)
     process.timing = timing
+    process.answers_requests = era is Era.LEGACY
     if record:
         process.events = []
     try:
@@ -550,6 +555,7 @@ class Session:
         self.timing = timing
         self.era = era
         self.process = process or Process(argv, timing)
+        self.process.answers_requests = era is Era.LEGACY
         self.cases = 0
         try:
             self.alive = self._probe([handshake], None)  # a fresh target may take its time to start

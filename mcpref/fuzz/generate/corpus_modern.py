@@ -62,7 +62,14 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     _modern(
         "tools in the modern era",
-        ("MOD-TOOLS-CACHE", "MOD-RESULT-TYPE", "TOOLS-LIST-SHAPE", "TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR"),
+        (
+            "MOD-TOOLS-CACHE",
+            "MOD-RESULT-TYPE",
+            "TOOLS-LIST-SHAPE",
+            "TOOLS-CALL-RESULT",
+            "TOOLS-EXEC-ERROR",
+            "MOD-NO-SERVER-REQUESTS",
+        ),
         modern(1, "tools/list"),
         modern(2, "tools/call", {"name": "echo", "arguments": {"text": "héllo"}}),
         modern(3, "tools/call", {"name": "lire_prix", "arguments": {"produit": "kiwi"}}),
@@ -77,7 +84,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     _modern(
         "client capabilities",
-        ("MOD-CAP-REQUIRED", "MOD-RESULT-TYPE"),
+        ("MOD-CAP-REQUIRED", "MOD-RESULT-TYPE", "MOD-NO-SERVER-REQUESTS"),
         modern(1, "tools/list"),
         modern(2, "tools/call", _ASK),
         enveloped(3, "tools/call", _ELICITING, _ASK),

@@ -129,10 +129,12 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
 def _before_initialize_answer(session: Session, index: int, request_id: RequestId) -> None:
     """LIFE-SERVER-EARLY: before its answer nothing is negotiated, so nothing but ping and logging is due."""
     answered_at = session.answered_at[id_key(request_id)]
+    # A modern server's requests before the legacy session opens are the modern era's (MOD-NO-SERVER-REQUESTS).
+    modern = {position for position, _ in session.server_requests} if session.modern.server.speaks else set()
     early_methods = [
         method
         for position, method in session.server_messages
-        if position < answered_at and method not in ('"ping"', '"notifications/message"')
+        if position < answered_at and method not in ('"ping"', '"notifications/message"') and position not in modern
     ]
     if early_methods:
         session.find(

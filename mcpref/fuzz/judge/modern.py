@@ -9,7 +9,8 @@ since a legacy server may read them under legacy semantics (MOD-DUAL-ERA).
 For a modern server, ``ModernJudge.judge`` checks what the era adds to a request: its
 envelope (MOD-META-REQUIRED), its version (MOD-VERSION-UNSUPPORTED), the result type
 (MOD-RESULT-TYPE), discovery (MOD-DISCOVER), capabilities (MOD-CAP-REQUIRED), the cache
-fields (MOD-TOOLS-CACHE) and ``ping`` (MOD-PING-GONE). A request that a server could only
+fields (MOD-TOOLS-CACHE) and ``ping`` (MOD-PING-GONE); ``no_requests`` that the server wrote no
+request of its own (MOD-NO-SERVER-REQUESTS). A request that a server could only
 have served with what an earlier request declared is a MOD-STATELESS finding. What a
 method's result must hold beyond that is judged by the caller, as for legacy requests.
 """
@@ -55,7 +56,7 @@ def capability_of(method: str) -> str | None:
     return _CAPABILITY_PREFIXES.get(prefix + slash)
 
 
-Find = Callable[[str, int, str, str, str, bool | None], None]
+Find = Callable[[str, int | None, str, str, str, bool | None], None]
 
 
 @dataclass
@@ -173,6 +174,22 @@ class ModernJudge:
             self.served = True
         self.declared |= set(envelope.capabilities)
         return done
+
+    def no_requests(self, requests: list[tuple[int, str]], legacy_from: int | None) -> None:
+        """MOD-NO-SERVER-REQUESTS: a server that speaks the era writes no request (``requests``:
+        output line and method) before a legacy session opens at output line ``legacy_from``;
+        what it needs from the client goes in an ``input_required`` result. One finding for the
+        session, naming every such request."""
+        methods = [method for position, method in requests if legacy_from is None or position < legacy_from]
+        if methods and self.server.speaks:
+            self.find(
+                "MOD-NO-SERVER-REQUESTS",
+                None,
+                f"wrote {len(methods)} JSON-RPC request(s) to stdout: " + ", ".join(methods),
+                "no request: input asked for in an input_required result",
+                ", ".join(methods),
+                None,
+            )
 
     def _has(self, method: str) -> bool:
         """Whether the server showed it has ``method``: discovery, or a method of an announced capability."""

@@ -55,6 +55,7 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     framing.trailing_output(session)
     framing.liveness(session)
     session.survey()
+    session.modern.no_requests(session.server_requests, session.legacy_from)
     for index, line in enumerate(session.input):
         jsonrpc.judge_line(session, index, line)
     answers.match_nulls(session)

@@ -90,6 +90,10 @@ class Session:
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
+        self.server_requests: list[tuple[int, str]] = []  # the server's requests among them
+        # The output line of the first answer accepting a legacy initialize (survey): from there
+        # on the connection holds a legacy session.
+        self.legacy_from: int | None = None
         self.discovered = False  # a server/discover was answered with a result
         self.off_script_from: int | None = None  # the line of an initialize sent after that
         self.modern = ModernJudge(ModernServer(), self.find)
@@ -128,7 +132,10 @@ class Session:
                 ):
                     answers = self.by_id.get(id_key(message.id), [])
                     refused_initialize |= any("error" in answer.value for answer in answers)
-                    accepted_initialize |= any("result" in answer.value for answer in answers)
+                    if any("result" in answer.value for answer in answers):
+                        accepted_initialize = True
+                        at = self.answered_at[id_key(message.id)]
+                        self.legacy_from = at if self.legacy_from is None else min(self.legacy_from, at)
                 if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
                     request_id = message.params.get("requestId")
                     if is_valid_id(request_id):
