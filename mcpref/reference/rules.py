@@ -207,11 +207,13 @@ RULES: tuple[Rule, ...] = (
     Rule("MOD-TOOLS-CACHE", _M, MODERN, "A modern tools/list result carries ttlMs (an integer, at least 0) and cacheScope (public or private)."),
     Rule("MOD-PING-GONE", _D, MODERN, "ping does not exist in the modern era: a modern ping gets -32601."),
     Rule("MOD-NO-SERVER-REQUESTS", _MN, MODERN, "A modern server writes no JSON-RPC request to stdout: it asks for input in results."),
+    Rule("MOD-LOG-LEVEL", _MN, MODERN, "A modern server writes notifications/message only for a request whose _meta asks for a log level."),
     Rule("MOD-LEGACY-INIT", _S, MODERN, "A server that serves no legacy version answers initialize with an error naming the versions it serves."),
     Rule("MOD-DUAL-ERA", _D, ALL, "By default the reference serves both eras at once: initialize opens a legacy session, modern requests go on."),
     # Capabilities.
     Rule("CAP-ANNOUNCED-METHODS", _M, ALL, "A server announces only capabilities whose methods work."),
     Rule("CAP-UNANNOUNCED-METHOD", _D, ALL, "A method of a capability group not announced gets -32601."),
+    Rule("CAP-LOGGING-DECLARED", _M, since("2025-06-18"), "A server that writes notifications/message declares the logging capability."),
     # Tools.
     Rule(
         "TOOLS-LIST-SHAPE",

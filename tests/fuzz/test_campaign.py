@@ -44,6 +44,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "early_list_changed": ("strict", "LIFE-SERVER-EARLY"),
     "null_id_for_invalid": ("spec", "RPC-INVALID-REQUEST"),
     "float_ids": ("strict", "RPC-JSON-LIMITS"),  # ids beyond 2^53 as doubles: RFC 8259 section 6
+    "logs_errors": ("spec", "CAP-LOGGING-DECLARED"),
 }
 # What a finding must never be filed as, for an example (a false attribution once made).
 NEVER: dict[str, str] = {"null_id_for_invalid": "RPC-NOTIFICATION-SILENT"}
@@ -82,7 +83,7 @@ def campaign(
 @pytest.mark.spec(
     "FRAME-CHUNK-INVARIANT", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-NOTIFICATION-SILENT", "RPC-PARSE-ERROR",
     "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
-    "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY", "RPC-JSON-LIMITS",
+    "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY", "RPC-JSON-LIMITS", "CAP-LOGGING-DECLARED",
 )
 @pytest.mark.parametrize("name", sorted(EXPECTED, key=lambda name: -CASES_FOR.get(name, CASES)))
 def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:
@@ -145,6 +146,7 @@ MODERN_EXPECTED: dict[str, str] = {
     "remembers_envelope": "MOD-STATELESS",
     "meta_optional": "MOD-META-REQUIRED",
     "asks_with_a_request": "MOD-NO-SERVER-REQUESTS",
+    "logs_errors": "MOD-LOG-LEVEL",
 }
 MODERN = ("--protocol-version", "2026-07-28")
 

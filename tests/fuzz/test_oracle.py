@@ -160,3 +160,18 @@ def test_an_answer_to_a_blank_line_is_allowed_but_diverges_from_the_reference() 
     findings = _judge([*HANDSHAKE, b"\n"], [INIT_RESULT, answer])
     assert rules(findings) == set()
     assert rules(findings, Profile.STRICT) == {"FRAME-BLANK-LINE"}
+
+
+@pytest.mark.spec("CAP-LOGGING-DECLARED")
+def test_a_log_message_without_the_logging_capability_fails_from_2025_06_18() -> None:
+    log = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"x"}}'
+    parse_error = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+    lines = [*HANDSHAKE, b"pas du json\n"]
+    assert rules(_judge(lines, [INIT_RESULT, log, parse_error])) == {"CAP-LOGGING-DECLARED"}
+    assert [f.rule for f in _judge(lines, [INIT_RESULT, log, log, parse_error])] == ["CAP-LOGGING-DECLARED"]
+    declared = INIT_RESULT.replace(b'{"tools":{}}', b'{"tools":{},"logging":{}}')
+    assert rules(_judge(lines, [declared, log, parse_error])) == set()
+    # 2025-03-26 and earlier: their logging pages are not cited, and their sessions are not judged.
+    older = [encode(initialize(0, "2025-03-26")), HANDSHAKE[1], b"pas du json\n"]
+    older_result = INIT_RESULT.replace(b"2025-11-25", b"2025-03-26")
+    assert rules(_judge(older, [older_result, log, parse_error])) == set()

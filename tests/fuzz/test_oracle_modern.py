@@ -250,3 +250,14 @@ def test_a_request_a_modern_server_writes_fails_outside_a_legacy_session_it_open
     accepted = result(10, {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "t", "version": "1"}})
     assert verdict([call, *opening], [ask, served, accepted], Profile.STRICT) == {"MOD-NO-SERVER-REQUESTS"}
     assert verdict([call, *opening], [served, accepted, ask], Profile.STRICT) == set()
+
+
+@pytest.mark.spec("MOD-LOG-LEVEL", "CAP-LOGGING-DECLARED")
+def test_a_log_message_no_modern_request_asked_for_fails_once() -> None:
+    log = line({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}})
+    call = modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
+    served = result(1, typed(content=[{"type": "text", "text": "x"}], isError=False))
+    assert verdict([call], [log.rstrip(b"\n"), log.rstrip(b"\n"), served]) == {"MOD-LOG-LEVEL"}
+    # A request that asked for a level: on stdio the log cannot be tied to a request, so none is judged.
+    asking = modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}}, **{"io.modelcontextprotocol/logLevel": "info"})
+    assert verdict([asking], [log.rstrip(b"\n"), served]) == set()

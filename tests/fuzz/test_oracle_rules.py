@@ -134,8 +134,11 @@ def test_requests_and_notifications_from_the_server_are_ignored_not_taken_for_an
     server_request = b'{"jsonrpc":"2.0","id":1,"method":"roots/list"}'
     server_notification = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}'
     lines = [*HANDSHAKE, PING]
-    output = [INIT_RESULT, server_request, server_notification, b"[" + server_request + b"]", PING_ANSWER]
+    logging = INIT_RESULT.replace(b'{"tools":{}}', b'{"tools":{},"logging":{}}')  # CAP-LOGGING-DECLARED
+    output = [logging, server_request, server_notification, b"[" + server_request + b"]", PING_ANSWER]
     assert verdict(_judge(lines, output)) == NONE
+    # Undeclared, the log message is the one finding.
+    assert verdict(_judge(lines, [INIT_RESULT, *output[1:]])) == fails("CAP-LOGGING-DECLARED")
     assert verdict(_judge(lines, [INIT_RESULT, server_request])) == fails("RPC-ONE-ANSWER")
 
 
@@ -856,7 +859,7 @@ def test_a_request_served_after_an_early_initialized_notification_is_filed_under
 def test_a_server_message_before_its_initialize_answer_warns_unless_ping_or_logging(
     early: JsonDict, expected: tuple[set[str], set[str]]
 ) -> None:
-    lines, init = ready("2025-11-25")
+    lines, init = ready("2025-11-25", {"tools": {}, "logging": {}})  # log messages declared (CAP-LOGGING-DECLARED)
     assert verdict(_judge(lines, [json.dumps(early).encode(), init])) == expected
     assert verdict(_judge(lines, [init, json.dumps(early).encode()])) == NONE  # after it: not judged
 

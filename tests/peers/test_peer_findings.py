@@ -87,7 +87,7 @@ def test_the_known_findings_against_the_official_sdk_servers_are_still_reported(
 # alone is n/a for it (MOD-DUAL-ERA covers every version, and is judged for both).
 MODERN_ONLY = (
     "MOD-META-REQUIRED", "MOD-VERSION-UNSUPPORTED", "MOD-RESULT-TYPE", "MOD-DISCOVER", "MOD-CAP-REQUIRED",
-    "MOD-STATELESS", "MOD-TOOLS-CACHE", "MOD-PING-GONE", "MOD-LEGACY-INIT",
+    "MOD-STATELESS", "MOD-TOOLS-CACHE", "MOD-PING-GONE", "MOD-LEGACY-INIT", "MOD-NO-SERVER-REQUESTS", "MOD-LOG-LEVEL",
 )  # fmt: skip
 MODERN_KNOWN: dict[str, dict[str, str]] = {
     "python-sdk": {

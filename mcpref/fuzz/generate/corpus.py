@@ -144,7 +144,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("RPC-INVALID-PARAMS",),
         *lines(request(1, "initialize", {"protocolVersion": 2025}), request(2, "initialize", {})),
     ),
-    scenario("not JSON", ("RPC-PARSE-ERROR", "RPC-ERROR-ID-NULL", "STDIO-SURVIVE"), *_ready(), b"pas du json\n"),
+    scenario(
+        "not JSON", ("RPC-PARSE-ERROR", "RPC-ERROR-ID-NULL", "STDIO-SURVIVE", "CAP-LOGGING-DECLARED"), *_ready(), b"pas du json\n"
+    ),
     scenario("NaN", ("RPC-JSON-EXTENSIONS", "RPC-PARSE-ERROR"), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":NaN}}\n'),
     scenario(
         "deep nesting",
@@ -201,7 +203,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     scenario(
         "invalid requests",
-        ("RPC-INVALID-REQUEST", "RPC-PARAMS-OBJECT"),
+        ("RPC-INVALID-REQUEST", "RPC-PARAMS-OBJECT", "CAP-LOGGING-DECLARED"),
         *_ready(),
         *lines(
             {"jsonrpc": "2.0", "id": 5, "method": 5},

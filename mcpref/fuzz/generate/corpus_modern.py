@@ -46,7 +46,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     _modern(
         "envelope missing or malformed",
-        ("MOD-META-REQUIRED",),
+        ("MOD-META-REQUIRED", "MOD-LOG-LEVEL"),
         modern(0, "server/discover"),  # first: a server serving one era per connection opens the modern one
         enveloped(1, "server/discover", {}),
         enveloped(2, "tools/list", {META_VERSION: "2026-07-28"}),
@@ -69,6 +69,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "TOOLS-CALL-RESULT",
             "TOOLS-EXEC-ERROR",
             "MOD-NO-SERVER-REQUESTS",
+            "MOD-LOG-LEVEL",
         ),
         modern(1, "tools/list"),
         modern(2, "tools/call", {"name": "echo", "arguments": {"text": "héllo"}}),

@@ -10,7 +10,8 @@ For a modern server, ``ModernJudge.judge`` checks what the era adds to a request
 envelope (MOD-META-REQUIRED), its version (MOD-VERSION-UNSUPPORTED), the result type
 (MOD-RESULT-TYPE), discovery (MOD-DISCOVER), capabilities (MOD-CAP-REQUIRED), the cache
 fields (MOD-TOOLS-CACHE) and ``ping`` (MOD-PING-GONE); ``no_requests`` that the server wrote no
-request of its own (MOD-NO-SERVER-REQUESTS). A request that a server could only
+request of its own (MOD-NO-SERVER-REQUESTS), and ``no_logs_unasked`` no log message that no
+request asked for (MOD-LOG-LEVEL). A request that a server could only
 have served with what an earlier request declared is a MOD-STATELESS finding. What a
 method's result must hold beyond that is judged by the caller, as for legacy requests.
 """
@@ -27,6 +28,7 @@ from mcpref.reference.eras import META_CAPABILITIES, META_VERSION
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, JsonObject, JsonValue
 from mcpref.reference.versions import KNOWN, Era
 
+META_LOG_LEVEL: Final = "io.modelcontextprotocol/logLevel"  # a request's ask for log messages (MOD-LOG-LEVEL)
 UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
 MISSING_REQUIRED_CLIENT_CAPABILITY: Final = -32021
 MODERN_ERRORS: Final = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_REQUIRED_CLIENT_CAPABILITY})
@@ -188,6 +190,22 @@ class ModernJudge:
                 f"wrote {len(methods)} JSON-RPC request(s) to stdout: " + ", ".join(methods),
                 "no request: input asked for in an input_required result",
                 ", ".join(methods),
+                None,
+            )
+
+    def no_logs_unasked(self, logs: list[int], asked: bool, legacy_from: int | None) -> None:
+        """MOD-LOG-LEVEL: a server that speaks the era writes ``notifications/message`` (``logs``:
+        their output lines) only for a request whose ``_meta`` names a log level. Where some
+        request ``asked``, a log cannot be tied to its request on stdio, and nothing is judged.
+        One finding for the session."""
+        unasked = [position for position in logs if legacy_from is None or position < legacy_from]
+        if unasked and self.server.speaks and not asked:
+            self.find(
+                "MOD-LOG-LEVEL",
+                None,
+                f"wrote {len(unasked)} notifications/message though no request asked for a log level",
+                "no log message without io.modelcontextprotocol/logLevel in a request's _meta",
+                f"{len(unasked)} notifications/message",
                 None,
             )
 

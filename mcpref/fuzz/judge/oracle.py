@@ -29,7 +29,7 @@ may read otherwise), ``jsonrpc`` (RPC-*), ``answers`` (answers matched to what a
 from __future__ import annotations
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.judge import answers, framing, jsonrpc
+from mcpref.fuzz.judge import answers, capabilities, framing, jsonrpc
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
 from mcpref.fuzz.judge.lines import has_false_line_end, only_cr_line_ends, split_lines
 from mcpref.fuzz.judge.session import Session, id_key
@@ -56,8 +56,10 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     framing.liveness(session)
     session.survey()
     session.modern.no_requests(session.server_requests, session.legacy_from)
+    session.modern.no_logs_unasked(session.logs, session.log_asked, session.legacy_from)
     for index, line in enumerate(session.input):
         jsonrpc.judge_line(session, index, line)
+    capabilities.logging_declared(session)
     answers.match_nulls(session)
     answers.leftovers(session)
     framing.partial_line_judged(session)

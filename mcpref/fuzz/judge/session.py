@@ -18,6 +18,7 @@ from mcpref.fuzz.judge.findings import Finding
 from mcpref.fuzz.judge.lines import read_input
 from mcpref.fuzz.judge.modern import (
     LEGACY_NAMES,
+    META_LOG_LEVEL,
     MODERN_NAMES,
     ModernJudge,
     ModernServer,
@@ -91,6 +92,8 @@ class Session:
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
         self.server_requests: list[tuple[int, str]] = []  # the server's requests among them
+        self.logs: list[int] = []  # the output lines of its notifications/message
+        self.log_asked = False  # a request's _meta asked for a log level (survey)
         # The output line of the first answer accepting a legacy initialize (survey): from there
         # on the connection holds a legacy session.
         self.legacy_from: int | None = None
@@ -124,6 +127,8 @@ class Session:
             for message in line.messages:
                 if isinstance(message, Request | Invalid) and message.id is not None:
                     self.id_uses[id_key(message.id)] += 1
+                if isinstance(message, Request) and isinstance(envelope := (message.params or {}).get("_meta"), dict):
+                    self.log_asked |= META_LOG_LEVEL in envelope
                 if (
                     isinstance(message, Request)
                     and message.method == "initialize"
