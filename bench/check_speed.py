@@ -44,9 +44,10 @@ INITIALIZE = (
 
 
 def _installed(argv: list[str]) -> bool:
-    """Whether the target's program (or, under ``node``/``env``, its script) is there."""
-    paths = [word for word in argv if word.startswith(".field/")]
-    return all((ROOT / path).exists() for path in paths[:1])
+    """Whether the target's program (or, under ``node``/``env``, its script) is there: the first
+    word of its command under ``.field/``."""
+    installed = next((word for word in argv if word.startswith(".field/")), None)
+    return installed is None or (ROOT / installed).exists()
 
 
 def cold_start(argv: list[str]) -> float:

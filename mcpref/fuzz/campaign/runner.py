@@ -209,6 +209,17 @@ def _failing(findings: list[Finding], profile: Profile) -> list[Finding]:
     return [f for f in findings if f.status(profile) is Status.FAIL]
 
 
+def read_on_for_missing(session: Session, run: Run, suspects: Iterable[Finding]) -> Run | None:
+    """A kept run ends at the probe's answer: when one of ``suspects`` is an answer missing, the
+    run again after reading on while the target works (``Session.read_on``), as a fresh run
+    waits for what a busy server still owes. None when there was nothing to read on for, or
+    reading on changed nothing (the judge, a function of the observation, finds the same)."""
+    if not (session.alive and any(finding.answer_missing for finding in suspects)):
+        return None
+    before, run = run.observation, session.read_on()
+    return run if run.observation != before else None
+
+
 def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
     """Whether the target may have taken an ``initialize`` in ``body`` (after its handshake).
 
@@ -325,15 +336,12 @@ class Campaign:
         self.stats.messages += case.messages - 2
         findings = self._judge(case, run)
         failing = _failing(findings, self.profile)
-        if session.alive and any(finding.answer_missing for finding in failing):
-            # A kept run ends at the probe's answer; before a missing answer is taken for a
-            # failure, what a busy server still owes is read, as in a fresh run.
-            started = time.monotonic()
-            before, run = run.observation, session.read_on()
-            self.stats.target_seconds += time.monotonic() - started
-            if run.observation != before:  # else the same findings: the judge is a function of it
-                findings = self._judge(case, run)
-                failing = _failing(findings, self.profile)
+        started = time.monotonic()
+        again = read_on_for_missing(session, run, failing)
+        self.stats.target_seconds += time.monotonic() - started
+        if again is not None:
+            run, findings = again, self._judge(case, again)
+            failing = _failing(findings, self.profile)
         if failing or not session.alive or initialized_again(case.lines[2:], run.observation.output):
             self._end_session(head)  # after a failure or an accepted second initialize, its state is in doubt
         if not failing and not self._new_warnings(findings):

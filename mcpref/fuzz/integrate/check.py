@@ -20,7 +20,12 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from mcpref.fuzz.campaign.runner import initialized_again, relabel_carried_state, relabel_false_line_ends
+from mcpref.fuzz.campaign.runner import (
+    initialized_again,
+    read_on_for_missing,
+    relabel_carried_state,
+    relabel_false_line_ends,
+)
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import OutOfTime, Run, Session, Timing, run_case, within
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
@@ -117,16 +122,17 @@ def _to_confirm(
             status, smallest = shown.get(finding.rule, (Status.WARN, size))
             worst = Status.FAIL if Status.FAIL in (status, finding.status(profile)) else Status.WARN
             shown[finding.rule] = (worst, min(smallest, size))
-    best: dict[str, int] = {}
+    best: dict[str, int] = {}  # a rule's smallest kept run that adds to it
+    every: set[int] = set()  # the kept runs that add to a doubted rule
     for index, (result, size) in enumerate(zip(results, sizes, strict=True)):
         for finding in result.findings if result.kept else ():
             status, smallest = shown.get(finding.rule, (Status.WARN, size + 1))
             adds = size < smallest or (finding.status(profile) is Status.FAIL and status is not Status.FAIL)
             if adds and finding.rule in doubted:
-                best[f"{finding.rule} {index}"] = index
+                every.add(index)
             elif adds and (finding.rule not in best or size < sizes[best[finding.rule]]):
                 best[finding.rule] = index
-    return sorted(set(best.values()))
+    return sorted(every | set(best.values()))
 
 
 class _Scenarios:
@@ -175,12 +181,8 @@ class _Scenarios:
             raise
         if session.alive and not initialized_again(case.lines[2:], run.observation.output):
             findings = judge(case.stream, run.observation)
-            if session.alive and any(finding.answer_missing for finding in findings):
-                # A kept run ends at the probe's answer; before a missing answer is suspected,
-                # what a busy server still owes is read, as in a fresh run.
-                before, run = run.observation, session.read_on()
-                if run.observation != before:
-                    findings = judge(case.stream, run.observation)
+            if (again := read_on_for_missing(session, run, findings)) is not None:
+                run, findings = again, judge(case.stream, again.observation)
             with self._free:
                 self._cleared += not findings
                 self._idle[head].append(session)

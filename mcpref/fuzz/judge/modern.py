@@ -61,6 +61,12 @@ def capability_of(method: str) -> str | None:
 Find = Callable[[str, int | None, str, str, str, bool | None], None]
 
 
+def _before(position: int, legacy_from: int | None) -> bool:
+    """Whether output line ``position`` comes before a legacy session opened at ``legacy_from``:
+    what a server that speaks the era writes there is the modern era's to judge."""
+    return legacy_from is None or position < legacy_from
+
+
 @dataclass
 class ModernServer:
     """What the answers of a whole session show of the server's modern era."""
@@ -182,7 +188,7 @@ class ModernJudge:
         output line and method) before a legacy session opens at output line ``legacy_from``;
         what it needs from the client goes in an ``input_required`` result. One finding for the
         session, naming every such request."""
-        methods = [method for position, method in requests if legacy_from is None or position < legacy_from]
+        methods = [method for position, method in requests if _before(position, legacy_from)]
         if methods and self.server.speaks:
             self.find(
                 "MOD-NO-SERVER-REQUESTS",
@@ -198,7 +204,7 @@ class ModernJudge:
         their output lines) only for a request whose ``_meta`` names a log level. Where some
         request ``asked``, a log cannot be tied to its request on stdio, and nothing is judged.
         One finding for the session."""
-        unasked = [position for position in logs if legacy_from is None or position < legacy_from]
+        unasked = [position for position in logs if _before(position, legacy_from)]
         if unasked and self.server.speaks and not asked:
             self.find(
                 "MOD-LOG-LEVEL",

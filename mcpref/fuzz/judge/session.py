@@ -117,7 +117,7 @@ class Session:
     def survey(self) -> None:
         """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), and the server's eras."""
         server = self.modern.server
-        refused_initialize = accepted_initialize = False
+        refused_initialize = False
         for answers in self.by_id.values():
             for answer in answers:
                 server.learn(answer.value)
@@ -138,7 +138,6 @@ class Session:
                     answers = self.by_id.get(id_key(message.id), [])
                     refused_initialize |= any("error" in answer.value for answer in answers)
                     if any("result" in answer.value for answer in answers):
-                        accepted_initialize = True
                         at = self.answered_at[id_key(message.id)]
                         self.legacy_from = at if self.legacy_from is None else min(self.legacy_from, at)
                 if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
@@ -146,7 +145,7 @@ class Session:
                     if is_valid_id(request_id):
                         self.cancelled.add(id_key(request_id))
         # Modern only: it refused to open a legacy session for a legacy version, and never opened one.
-        server.only = server.speaks and refused_initialize and not accepted_initialize
+        server.only = server.speaks and refused_initialize and self.legacy_from is None
         if server.capabilities is not None:
             self.modern_target.capabilities = server.capabilities
 
