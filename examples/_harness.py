@@ -33,6 +33,7 @@ from typing import Any, NoReturn, Protocol, TypeAlias
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root, for ``reference``
 
 from mcpref.reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer
+from mcpref.reference.eras import META_VERSION
 from mcpref.reference.framer import FrameEvent, LineFramer, TooLong
 from mcpref.reference.messages import (
     PARSE_ERROR,
@@ -101,6 +102,46 @@ def enveloped_request(line: bytes) -> tuple[Request, dict[str, Any]] | None:
         return None
     envelope = (message.params or {}).get("_meta")
     return message, dict(envelope) if isinstance(envelope, dict) else {}
+
+
+def legacy_request(line: bytes, method: str) -> tuple[Request, dict[str, Any]] | None:
+    """``enveloped_request`` for a request of ``method`` whose ``_meta`` names no modern version."""
+    found = enveloped_request(line)
+    return None if found is None or found[0].method != method or META_VERSION in found[1] else found
+
+
+def progress_token(envelope: dict[str, Any]) -> str | int | None:
+    """The progress token a request's ``_meta`` asks progress with, if a valid one."""
+    token = envelope.get("progressToken")
+    return token if isinstance(token, str | int) and not isinstance(token, bool) else None
+
+
+def served_at_once(effects: list[Effect]) -> bool:
+    """Whether the reference's ``effects`` for a line write a result now (not refused, not later)."""
+    return any(isinstance(effect, Send) and b'"result"' in effect.data for effect in effects)
+
+
+def notification(method: str, params: dict[str, Any] | None = None) -> Send:
+    """The effect that writes a server notification."""
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = params
+    return Send(json.dumps(message).encode() + b"\n")
+
+
+def progress_first(values: tuple[float, ...]) -> LineHook:
+    """An ``on_line`` that writes, before the reference's effects for a legacy ``tools/call`` asking
+    for progress, a progress notification for its token at each of ``values`` (of a total of 1)."""
+
+    def on_line(line: bytes, handle: Handle) -> list[Effect]:
+        found = legacy_request(line, "tools/call")
+        token = None if found is None else progress_token(found[1])
+        if token is None:
+            return handle(line)
+        params = [{"progressToken": token, "progress": value, "total": 1} for value in values]
+        return [*(notification("notifications/progress", step) for step in params), *handle(line)]
+
+    return on_line
 
 
 def with_meta(request: Request, envelope: dict[str, Any]) -> bytes:

@@ -214,6 +214,11 @@ RULES: tuple[Rule, ...] = (
     Rule("CAP-ANNOUNCED-METHODS", _M, ALL, "A server announces only capabilities whose methods work."),
     Rule("CAP-UNANNOUNCED-METHOD", _D, ALL, "A method of a capability group not announced gets -32601."),
     Rule("CAP-LOGGING-DECLARED", _M, since("2025-06-18"), "A server that writes notifications/message declares the logging capability."),
+    Rule("CAP-CLIENT-DECLARED", _M, LEGACY, "A server sends roots/list, sampling/createMessage or elicitation/create only if the client declared that capability."),
+    Rule("CAP-LIST-CHANGED", _D, LEGACY, "A list_changed notification comes only from a capability announced with listChanged true."),
+    # Progress.
+    Rule("PROGRESS-TOKEN", _M, LEGACY, "A progress notification names the progressToken of a request not yet answered."),
+    Rule("PROGRESS-INCREASING", _M, LEGACY, "The progress value of a token increases with each notification."),
     # Tools.
     Rule(
         "TOOLS-LIST-SHAPE",

@@ -45,6 +45,11 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "null_id_for_invalid": ("spec", "RPC-INVALID-REQUEST"),
     "float_ids": ("strict", "RPC-JSON-LIMITS"),  # ids beyond 2^53 as doubles: RFC 8259 section 6
     "logs_errors": ("spec", "CAP-LOGGING-DECLARED"),
+    # What a server writes on its own in a legacy session.
+    "asks_for_roots": ("spec", "CAP-CLIENT-DECLARED"),
+    "unlisted_changes": ("strict", "CAP-LIST-CHANGED"),
+    "progress_after_result": ("spec", "PROGRESS-TOKEN"),
+    "progress_repeats": ("spec", "PROGRESS-INCREASING"),
 }
 # What a finding must never be filed as, for an example (a false attribution once made).
 NEVER: dict[str, str] = {"null_id_for_invalid": "RPC-NOTIFICATION-SILENT"}
@@ -84,6 +89,7 @@ def campaign(
     "FRAME-CHUNK-INVARIANT", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-NOTIFICATION-SILENT", "RPC-PARSE-ERROR",
     "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
     "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY", "RPC-JSON-LIMITS", "CAP-LOGGING-DECLARED",
+    "CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "PROGRESS-TOKEN", "PROGRESS-INCREASING",
 )
 @pytest.mark.parametrize("name", sorted(EXPECTED, key=lambda name: -CASES_FOR.get(name, CASES)))
 def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:

@@ -9,7 +9,7 @@ pytest-xdist spreads them; campaigns are counted in cases, so they are the same 
 
 In ``make test`` each server gets the check scenarios that exercise its rule, and the servers whose
 alternative a random session reaches (parsing, framing, batches, eras) a 30-case campaign: the
-whole corpus and a campaign for all 48 would take ten minutes of two cores. ``make lawful`` runs
+whole corpus and a campaign for all 50 would take ten minutes of two cores. ``make lawful`` runs
 the whole ``check`` and a 40-case campaign for every one (``MCPREF_LAWFUL=full``).
 """
 
@@ -48,6 +48,8 @@ CAMPAIGNED = {
     "crlf_refused",
     "first_request_chooses_era",
     "legacy_meta_version_served",
+    "announces_list_changes",
+    "reports_progress",
 }
 LEGACY: tuple[str, ...] = ()
 MODERN = ("--protocol-version", "2026-07-28")
@@ -106,6 +108,8 @@ SERVERS = [
     pytest.param("initialized_early_completes", marks=pytest.mark.spec("LIFE-INITIALIZED-EARLY")),
     pytest.param("second_initialize_answered", marks=pytest.mark.spec("LIFE-SECOND-INIT")),
     pytest.param("early_ping", marks=pytest.mark.spec("LIFE-SERVER-EARLY")),
+    pytest.param("announces_list_changes", marks=pytest.mark.spec("CAP-LIST-CHANGED")),
+    pytest.param("reports_progress", marks=pytest.mark.spec("PROGRESS-TOKEN")),
     pytest.param("first_request_chooses_era", marks=pytest.mark.spec("MOD-DUAL-ERA")),
     pytest.param("legacy_only", marks=pytest.mark.spec("MOD-DUAL-ERA")),
     pytest.param("modern_only_init_32602", marks=pytest.mark.spec("MOD-LEGACY-INIT")),

@@ -131,7 +131,7 @@ def test_a_batch_answer_holding_something_other_than_objects_fails() -> None:
 
 @pytest.mark.spec("RPC-ONE-ANSWER", "RPC-RESPONSE-SHAPE")
 def test_requests_and_notifications_from_the_server_are_ignored_not_taken_for_answers() -> None:
-    server_request = b'{"jsonrpc":"2.0","id":1,"method":"roots/list"}'
+    server_request = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'  # one that needs no client capability
     server_notification = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}'
     lines = [*HANDSHAKE, PING]
     logging = INIT_RESULT.replace(b'{"tools":{}}', b'{"tools":{},"logging":{}}')  # CAP-LOGGING-DECLARED
@@ -846,22 +846,23 @@ def test_a_request_served_after_an_early_initialized_notification_is_filed_under
     assert [(f.rule, f.message) for f in refused] == [("LIFE-PRE-INIT-REFUSED", "refused with -32602 before initialize")]
 
 
-@pytest.mark.spec("LIFE-SERVER-EARLY")
+@pytest.mark.spec("LIFE-SERVER-EARLY", "CAP-LIST-CHANGED", "CAP-CLIENT-DECLARED")
 @pytest.mark.parametrize(
-    ("early", "expected"),
+    ("early", "expected", "later"),
     [
-        ({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}, warns("LIFE-SERVER-EARLY")),
-        ({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"}, warns("LIFE-SERVER-EARLY")),
-        ({"jsonrpc": "2.0", "id": "s1", "method": "ping"}, NONE),
-        ({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}, NONE),
+        ({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}, warns("LIFE-SERVER-EARLY"), warns("CAP-LIST-CHANGED")),
+        ({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"}, warns("LIFE-SERVER-EARLY"), fails("CAP-CLIENT-DECLARED")),
+        ({"jsonrpc": "2.0", "id": "s1", "method": "ping"}, NONE, NONE),
+        ({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}, NONE, NONE),
     ],
 )
 def test_a_server_message_before_its_initialize_answer_warns_unless_ping_or_logging(
-    early: JsonDict, expected: tuple[set[str], set[str]]
+    early: JsonDict, expected: tuple[set[str], set[str]], later: tuple[set[str], set[str]]
 ) -> None:
     lines, init = ready("2025-11-25", {"tools": {}, "logging": {}})  # log messages declared (CAP-LOGGING-DECLARED)
     assert verdict(_judge(lines, [json.dumps(early).encode(), init])) == expected
-    assert verdict(_judge(lines, [init, json.dumps(early).encode()])) == NONE  # after it: not judged
+    # After it, the session's rules judge it: what the client declared, what the server announced.
+    assert verdict(_judge(lines, [init, json.dumps(early).encode()])) == later
 
 
 # Operation: methods and capabilities.

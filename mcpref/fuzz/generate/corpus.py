@@ -51,10 +51,12 @@ def scenario(
     return Scenario(name, rules, Case(tuple(lines), cuts, settle), eof, era)
 
 
-def call(request_id: object, name: object, arguments: object = None) -> dict[str, object]:
+def call(request_id: object, name: object, arguments: object = None, progress: object = None) -> dict[str, object]:
     params: dict[str, object] = {"name": name}
     if arguments is not None:
         params["arguments"] = arguments
+    if progress is not None:
+        params["_meta"] = {"progressToken": progress}
     return request(request_id, "tools/call", params)
 
 
@@ -118,7 +120,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     scenario(
         "tool calls: served, failing, unknown",
-        ("TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR", "TOOLS-UNKNOWN", "CAP-ANNOUNCED-METHODS"),
+        ("TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR", "TOOLS-UNKNOWN", "CAP-ANNOUNCED-METHODS", "CAP-CLIENT-DECLARED"),
         *lines(*SEED_TOOLS),
     ),
     scenario(
@@ -336,6 +338,19 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("RPC-DUPLICATE-KEYS",),
         *_ready(),
         b'{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}\n',
+    ),
+    # The client declares no capability, and asks for progress: what the server then writes on
+    # its own is judged against both, and against what it announced.
+    scenario(
+        "what the server writes unasked",
+        ("CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "CAP-LOGGING-DECLARED", "PROGRESS-TOKEN", "PROGRESS-INCREASING"),
+        *_ready(),
+        *lines(
+            request(1, "tools/list"),
+            call(2, "attendre", {"ms": 50}, progress="p-2"),
+            call(3, "echo", {"text": "x"}, progress=3),
+            call(4, "lire_prix", {"produit": "croissant"}),
+        ),
     ),
     scenario(
         "answers are single JSON lines",

@@ -191,7 +191,9 @@ METHODS = (
 def plain_request(draw: st.DrawFn, index: int, method: str) -> JsonDict:
     request_id = valid_id(draw, index)
     if method == "tools/call":
-        return request(request_id, method, draw(TOOL_CALLS, label="call"))
+        # Each call asks for progress, by its own id (PROGRESS-TOKEN), as SDK clients do.
+        params = {**draw(TOOL_CALLS, label="call"), "_meta": {"progressToken": request_id}}
+        return request(request_id, method, params)
     if method == "logging/setLevel":
         return request(request_id, method, {"level": "info"})
     if method == "initialize":

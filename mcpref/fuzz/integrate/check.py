@@ -314,6 +314,7 @@ def check_rows(
             for f in findings
             if f.rule == rule.id
         ]
+        hits.sort(key=lambda hit: hit[2].status(profile) is not Status.FAIL)  # the row's note gives its status's cause
         if hits:
             failing = any(f.status(profile) is Status.FAIL for _, _, f in hits)
             status = statuses.FAIL if failing else statuses.WARN

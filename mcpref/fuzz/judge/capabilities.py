@@ -4,7 +4,7 @@ RPC-METHOD-NOT-FOUND for a method of none): announced capabilities work, unannou
 In: a ``Session``, a request served once the session is ready (or a modern request), the one answer
 it drew, and the ``Target`` that says what the server announced. Out: findings under
 CAP-ANNOUNCED-METHODS, CAP-UNANNOUNCED-METHOD and RPC-METHOD-NOT-FOUND; tools/list and tools/call
-go on to ``tools``. ``logging_declared`` judges the session's log messages (CAP-LOGGING-DECLARED).
+go on to ``tools``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,6 @@ from mcpref.fuzz.judge.modern import MODERN_NAMES, capability_of, error_code, sh
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, Target
 from mcpref.reference.messages import METHOD_NOT_FOUND, JsonObject
-from mcpref.reference.versions import Era, since
-
-# The versions whose logging page requires the capability of a server that logs.
-LOGGING_DECLARED = frozenset(version.name for version in since("2025-06-18") if version.era is Era.LEGACY)
 
 # Methods of the modern core with no capability of their own, beyond what is judged here.
 MODERN_METHODS = frozenset({"subscriptions/listen", "server/discover"})
@@ -79,23 +75,3 @@ def operating(session: Session, index: int, request: Request, answer: JsonObject
     elif request.method == "tools/call":
         tools.judge_call(session, index, request, answer, target)
 
-
-def logging_declared(session: Session) -> None:
-    """CAP-LOGGING-DECLARED: in a legacy session at 2025-06-18 or later, a server that wrote
-    ``notifications/message`` declared ``logging`` in its initialize result. A modern server's
-    log messages before that session opened are MOD-LOG-LEVEL's (no request asked for them)."""
-    target = session.target
-    if not target.accepted_init or target.version not in LOGGING_DECLARED or target.capabilities is None:
-        return
-    if "logging" in target.capabilities:
-        return
-    after = session.legacy_from if session.modern.server.speaks and session.legacy_from is not None else -1
-    logs = [position for position in session.logs if position >= after]
-    if logs:
-        session.find(
-            "CAP-LOGGING-DECLARED",
-            None,
-            f"wrote {len(logs)} notifications/message without declaring the logging capability",
-            '"logging" among the capabilities of its initialize result',
-            show(target.capabilities),
-        )

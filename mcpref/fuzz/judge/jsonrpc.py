@@ -37,11 +37,7 @@ def record_answer(session: Session, position: int, value: JsonValue, in_array: b
         )
         return
     if "method" in value:
-        session.server_messages.append((position, show(value.get("method"))))  # not an answer
-        if "id" in value:
-            session.server_requests.append((position, show(value.get("method"))))
-        elif value.get("method") == "notifications/message":
-            session.logs.append(position)
+        session.server_messages.append((position, value))  # not an answer
         return
     problem = _shape_problem(value)
     if problem is not None:

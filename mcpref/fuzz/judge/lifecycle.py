@@ -132,9 +132,11 @@ def _before_initialize_answer(session: Session, index: int, request_id: RequestI
     # A modern server's requests before the legacy session opens are the modern era's (MOD-NO-SERVER-REQUESTS).
     modern = {position for position, _ in session.server_requests} if session.modern.server.speaks else set()
     early_methods = [
-        method
-        for position, method in session.server_messages
-        if position < answered_at and method not in ('"ping"', '"notifications/message"') and position not in modern
+        show(value.get("method"))
+        for position, value in session.server_messages
+        if position < answered_at
+        and value.get("method") not in ("ping", "notifications/message")
+        and position not in modern
     ]
     if early_methods:
         session.find(

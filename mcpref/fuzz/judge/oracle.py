@@ -22,14 +22,15 @@ How the oracle reads a session:
 
 Each rule family has its module: ``framing`` (FRAME-*, STDIO-*), ``refusable`` (lines readers
 may read otherwise), ``jsonrpc`` (RPC-*), ``answers`` (answers matched to what asked for them),
-``lifecycle`` (LIFE-*), ``capabilities`` (CAP-*), ``tools`` (TOOLS-*), ``modern`` (MOD-*);
+``lifecycle`` (LIFE-*), ``capabilities`` (CAP-*), ``tools`` (TOOLS-*), ``modern`` (MOD-*),
+``initiative`` (what the server writes unasked, PROGRESS-*);
 ``where.where_judged`` finds the module and function that judge each rule ID.
 """
 
 from __future__ import annotations
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.judge import answers, capabilities, framing, jsonrpc
+from mcpref.fuzz.judge import answers, framing, initiative, jsonrpc
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
 from mcpref.fuzz.judge.lines import has_false_line_end, only_cr_line_ends, split_lines
 from mcpref.fuzz.judge.session import Session, id_key
@@ -59,7 +60,7 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     session.modern.no_logs_unasked(session.logs, session.log_asked, session.legacy_from)
     for index, line in enumerate(session.input):
         jsonrpc.judge_line(session, index, line)
-    capabilities.logging_declared(session)
+    initiative.judge(session)
     answers.match_nulls(session)
     answers.leftovers(session)
     framing.partial_line_judged(session)

@@ -23,6 +23,7 @@ from mcpref.fuzz.judge.modern import (
     ModernJudge,
     ModernServer,
     error_code,
+    show,
 )
 from mcpref.fuzz.judge.reading import Invalid, Notification, Request, initialize_params_problem, is_valid_id
 from mcpref.reference.messages import JsonObject, JsonValue, RequestId
@@ -90,13 +91,15 @@ class Session:
         self.split: list[Pending] = []  # the same, with a false line end in their line
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
-        self.server_messages: list[tuple[int, str]] = []  # requests and notifications of the server
-        self.server_requests: list[tuple[int, str]] = []  # the server's requests among them
-        self.logs: list[int] = []  # the output lines of its notifications/message
+        # The server's own requests and notifications, by output line.
+        self.server_messages: list[tuple[int, JsonObject]] = []
         self.log_asked = False  # a request's _meta asked for a log level (survey)
         # The output line of the first answer accepting a legacy initialize (survey): from there
-        # on the connection holds a legacy session.
+        # on the connection holds a legacy session, with the capabilities that initialize declared.
         self.legacy_from: int | None = None
+        self.client_capabilities: JsonValue = None
+        # Each progress token the requests carried, with the ids of the requests carrying it (survey).
+        self.progress_tokens: dict[IdKey, list[RequestId]] = {}
         self.discovered = False  # a server/discover was answered with a result
         self.off_script_from: int | None = None  # the line of an initialize sent after that
         self.modern = ModernJudge(ModernServer(), self.find)
@@ -129,6 +132,8 @@ class Session:
                     self.id_uses[id_key(message.id)] += 1
                 if isinstance(message, Request) and isinstance(envelope := (message.params or {}).get("_meta"), dict):
                     self.log_asked |= META_LOG_LEVEL in envelope
+                    if is_valid_id(token := envelope.get("progressToken")):
+                        self.progress_tokens.setdefault(id_key(token), []).append(message.id)
                 if (
                     isinstance(message, Request)
                     and message.method == "initialize"
@@ -139,7 +144,9 @@ class Session:
                     refused_initialize |= any("error" in answer.value for answer in answers)
                     if any("result" in answer.value for answer in answers):
                         at = self.answered_at[id_key(message.id)]
-                        self.legacy_from = at if self.legacy_from is None else min(self.legacy_from, at)
+                        if self.legacy_from is None or at < self.legacy_from:
+                            self.legacy_from = at
+                            self.client_capabilities = (message.params or {}).get("capabilities")
                 if isinstance(message, Notification) and message.method == "notifications/cancelled" and message.params:
                     request_id = message.params.get("requestId")
                     if is_valid_id(request_id):
@@ -148,6 +155,20 @@ class Session:
         server.only = server.speaks and refused_initialize and self.legacy_from is None
         if server.capabilities is not None:
             self.modern_target.capabilities = server.capabilities
+
+    @property
+    def server_requests(self) -> list[tuple[int, str]]:
+        """The server's requests: output line and method."""
+        return [(position, show(value.get("method"))) for position, value in self.server_messages if "id" in value]
+
+    @property
+    def logs(self) -> list[int]:
+        """The output lines of the server's notifications/message."""
+        return [
+            position
+            for position, value in self.server_messages
+            if "id" not in value and value.get("method") == "notifications/message"
+        ]
 
     def take(self, request_id: RequestId) -> list[Answer]:
         return self.by_id.pop(id_key(request_id), [])

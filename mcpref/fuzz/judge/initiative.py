@@ -1,0 +1,163 @@
+"""What a server writes on its own initiative, judged against what the session settled.
+
+In: a ``Session`` whose answers and lines are read, and whose ``Target`` holds what the server
+accepted. Out: findings, once for the session per cause: log messages without the ``logging``
+capability (CAP-LOGGING-DECLARED), requests for a client capability the client did not declare
+(CAP-CLIENT-DECLARED), list-changed notifications without ``listChanged`` (CAP-LIST-CHANGED), and
+progress notifications for no request in progress, or going backwards (PROGRESS-TOKEN,
+PROGRESS-INCREASING). What a server writes before its legacy session opens is LIFE-SERVER-EARLY's
+(or the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once.
+"""
+
+from __future__ import annotations
+
+from mcpref.fuzz.judge.modern import show
+from mcpref.fuzz.judge.reading import is_valid_id
+from mcpref.fuzz.judge.session import IdKey, Session, id_key
+from mcpref.reference.messages import JsonObject
+from mcpref.reference.versions import Era, since
+
+_LEGACY_SINCE_2025_06_18 = frozenset(version.name for version in since("2025-06-18") if version.era is Era.LEGACY)
+# The versions whose logging page requires the capability of a server that logs.
+LOGGING_DECLARED = _LEGACY_SINCE_2025_06_18
+# "Use only negotiated capabilities" (Lifecycle, Operation) is a SHOULD before 2025-06-18, a MUST from it.
+CLIENT_CAPABILITY_MUST = _LEGACY_SINCE_2025_06_18
+
+# The server's requests that use a capability of the client.
+CLIENT_CAPABILITY_OF = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
+# The server's notifications that the ``listChanged`` of one of its own capabilities announces.
+LIST_CHANGED_OF = {
+    "notifications/tools/list_changed": "tools",
+    "notifications/prompts/list_changed": "prompts",
+    "notifications/resources/list_changed": "resources",
+}
+
+
+def judge(session: Session) -> None:
+    _logging_declared(session)
+    _client_declared(session)
+    _list_changed(session)
+    _progress(session)
+
+
+def _in_session(session: Session) -> list[tuple[int, JsonObject]]:
+    """The server's own messages after the answer that opened its legacy session."""
+    start = session.legacy_from
+    return [] if start is None else [(at, value) for at, value in session.server_messages if at > start]
+
+
+def _logging_declared(session: Session) -> None:
+    """CAP-LOGGING-DECLARED: in a legacy session at 2025-06-18 or later, a server that wrote
+    ``notifications/message`` declared ``logging`` in its initialize result. A modern server's
+    log messages before that session opened are MOD-LOG-LEVEL's (no request asked for them)."""
+    target = session.target
+    if not target.accepted_init or target.version not in LOGGING_DECLARED or target.capabilities is None:
+        return
+    if "logging" in target.capabilities:
+        return
+    after = session.legacy_from if session.modern.server.speaks and session.legacy_from is not None else -1
+    logs = [position for position in session.logs if position >= after]
+    if logs:
+        session.find(
+            "CAP-LOGGING-DECLARED",
+            None,
+            f"wrote {len(logs)} notifications/message without declaring the logging capability",
+            '"logging" among the capabilities of its initialize result',
+            show(target.capabilities),
+        )
+
+
+def _client_declared(session: Session) -> None:
+    """CAP-CLIENT-DECLARED: the server asks the client only for what the client declared in the
+    initialize that opened the session (roots, sampling, elicitation); one finding per method."""
+    declared = session.client_capabilities if isinstance(session.client_capabilities, dict) else {}
+    counts: dict[str, int] = {}
+    for _, value in _in_session(session):
+        method = value.get("method")
+        capability = CLIENT_CAPABILITY_OF.get(method) if isinstance(method, str) else None
+        if "id" in value and isinstance(method, str) and capability is not None and capability not in declared:
+            counts[method] = counts.get(method, 0) + 1
+    for method, count in counts.items():
+        capability = CLIENT_CAPABILITY_OF[method]
+        session.find(
+            "CAP-CLIENT-DECLARED",
+            None,
+            f"sent {method} {_times(count)}, though the client declared no {capability} capability",
+            f"no {method} unless the client's initialize declares {capability}",
+            show(session.client_capabilities),
+            mandatory=session.target.version in CLIENT_CAPABILITY_MUST,
+        )
+
+
+def _list_changed(session: Session) -> None:
+    """CAP-LIST-CHANGED: a list-changed notification comes from a server whose initialize result
+    set ``listChanged`` on that capability; one finding per notification method."""
+    capabilities = session.target.capabilities or {}
+    counts: dict[str, int] = {}
+    for _, value in _in_session(session):
+        method = value.get("method")
+        capability = LIST_CHANGED_OF.get(method) if isinstance(method, str) else None
+        announced = capabilities.get(capability) if capability is not None else None
+        flagged = isinstance(announced, dict) and announced.get("listChanged") is True
+        if "id" not in value and isinstance(method, str) and capability is not None and not flagged:
+            counts[method] = counts.get(method, 0) + 1
+    for method, count in counts.items():
+        session.find(
+            "CAP-LIST-CHANGED",
+            None,
+            f"wrote {method} {_times(count)} without announcing listChanged for {LIST_CHANGED_OF[method]}",
+            f'"listChanged": true in the {LIST_CHANGED_OF[method]} capability of its initialize result',
+            show(capabilities.get(LIST_CHANGED_OF[method])),
+        )
+
+
+def _progress(session: Session) -> None:
+    """PROGRESS-TOKEN: a progress notification names the token of a request whose answer is not yet
+    written; PROGRESS-INCREASING: each token's progress grows. Judged where the server is seen in
+    a legacy session or speaking no modern era; one finding per rule."""
+    judged = _in_session(session) if session.modern.server.speaks else session.server_messages
+    stray: list[str] = []
+    backwards: list[str] = []
+    last: dict[IdKey, float] = {}
+    for position, value in judged:
+        params = value.get("params")
+        if "id" in value or value.get("method") != "notifications/progress" or not isinstance(params, dict):
+            continue
+        token = params.get("progressToken")
+        if not is_valid_id(token) or not _active(session, id_key(token), position):
+            stray.append(show(token))
+            continue
+        progress = params.get("progress")
+        if isinstance(progress, int | float) and not isinstance(progress, bool):
+            key = id_key(token)
+            if key in last and progress <= last[key]:
+                backwards.append(f"{show(token)}: {show(last[key])} then {show(progress)}")
+            last[key] = progress
+    if stray:
+        session.find(
+            "PROGRESS-TOKEN",
+            None,
+            f"wrote {len(stray)} notifications/progress for no request in progress (tokens {', '.join(stray)})",
+            "progress only for the token of a request not yet answered",
+            ", ".join(stray),
+        )
+    if backwards:
+        session.find(
+            "PROGRESS-INCREASING",
+            None,
+            "progress did not increase: " + "; ".join(backwards),
+            "a greater progress value in each notification for a token",
+            "; ".join(backwards),
+        )
+
+
+def _active(session: Session, token: IdKey, position: int) -> bool:
+    """Whether a request carrying ``token`` was still unanswered at output line ``position``."""
+    return any(
+        session.answered_at.get(id_key(request_id), position + 1) > position
+        for request_id in session.progress_tokens.get(token, [])
+    )
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")

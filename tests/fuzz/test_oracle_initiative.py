@@ -1,0 +1,95 @@
+"""What a server writes on its own in a legacy session: judged against what the session settled."""
+
+from __future__ import annotations
+
+import pytest
+from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
+
+from mcpref.fuzz.generate.strategies import encode, initialize, request
+from mcpref.fuzz.judge.oracle import Finding, Profile
+
+ROOTS = b'{"jsonrpc":"2.0","id":"s1","method":"roots/list"}'
+SAMPLING = b'{"jsonrpc":"2.0","id":"s2","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}'
+TOOLS_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'
+PONG = b'{"jsonrpc":"2.0","id":1,"result":{}}'
+
+
+def _at(version: str) -> tuple[list[bytes], bytes]:
+    """A handshake at ``version``, and the initialize result accepting it."""
+    return [encode(initialize(0, version)), HANDSHAKE[1]], INIT_RESULT.replace(b"2025-11-25", version.encode())
+
+
+def _progress(token: object, progress: float) -> bytes:
+    params = {"progressToken": token, "progress": progress}
+    return encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": params}).rstrip(b"\n")
+
+
+def _ping_asking_progress(token: object) -> bytes:
+    return encode(request(1, "ping", {"_meta": {"progressToken": token}}))
+
+
+def by_rule(findings: list[Finding]) -> list[str]:
+    return [finding.rule for finding in findings]
+
+
+@pytest.mark.spec("CAP-CLIENT-DECLARED", "LIFE-SERVER-EARLY")
+def test_asking_for_a_capability_the_client_did_not_declare_fails_once_per_method() -> None:
+    lines = [*HANDSHAKE, encode(request(1, "ping"))]
+    assert by_rule(_judge(lines, [INIT_RESULT, ROOTS, ROOTS, SAMPLING, PONG])) == ["CAP-CLIENT-DECLARED"] * 2
+    assert "client declared no roots" in _judge(lines, [INIT_RESULT, ROOTS, PONG])[0].message
+    # Declared, it is the client's to answer; ping needs no capability.
+    params = {"protocolVersion": "2025-11-25", "capabilities": {"roots": {}}, "clientInfo": {"name": "c", "version": "1"}}
+    declaring = encode(request(0, "initialize", params))
+    assert _judge([declaring, *lines[1:]], [INIT_RESULT, ROOTS, PONG]) == []
+    ping = b'{"jsonrpc":"2.0","id":"s3","method":"ping"}'
+    assert _judge(lines, [INIT_RESULT, ping, PONG]) == []
+    # Before the initialize answer it is LIFE-SERVER-EARLY's, not filed twice.
+    assert by_rule(_judge(lines, [ROOTS, INIT_RESULT, PONG])) == ["LIFE-SERVER-EARLY"]
+
+
+@pytest.mark.spec("CAP-CLIENT-DECLARED")
+def test_an_undeclared_capability_used_before_2025_06_18_is_a_should() -> None:
+    handshake, result = _at("2025-03-26")
+    findings = _judge([*handshake, encode(request(1, "ping"))], [result, ROOTS, PONG])
+    assert by_rule(findings) == ["CAP-CLIENT-DECLARED"] and rules(findings) == set()
+    assert rules(findings, Profile.STRICT) == {"CAP-CLIENT-DECLARED"}
+    handshake, result = _at("2025-06-18")
+    assert rules(_judge([*handshake, encode(request(1, "ping"))], [result, ROOTS, PONG])) == {"CAP-CLIENT-DECLARED"}
+
+
+@pytest.mark.spec("CAP-LIST-CHANGED")
+def test_a_list_changed_notification_without_list_changed_announced_warns() -> None:
+    lines = [*HANDSHAKE, encode(request(1, "ping"))]
+    findings = _judge(lines, [INIT_RESULT, TOOLS_CHANGED, TOOLS_CHANGED, PONG])
+    assert by_rule(findings) == ["CAP-LIST-CHANGED"] and rules(findings) == set()
+    assert rules(findings, Profile.STRICT) == {"CAP-LIST-CHANGED"}
+    announced = INIT_RESULT.replace(b'{"tools":{}}', b'{"tools":{"listChanged":true}}')
+    assert _judge(lines, [announced, TOOLS_CHANGED, PONG]) == []
+    prompts = b'{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}'
+    assert by_rule(_judge(lines, [announced, prompts, PONG])) == ["CAP-LIST-CHANGED"]
+
+
+@pytest.mark.spec("PROGRESS-TOKEN")
+def test_progress_names_the_token_of_a_request_not_yet_answered() -> None:
+    lines = [*HANDSHAKE, _ping_asking_progress("t")]
+    assert _judge(lines, [INIT_RESULT, _progress("t", 0.5), _progress("t", 1), PONG]) == []
+    after = _judge(lines, [INIT_RESULT, _progress("t", 0.5), PONG, _progress("t", 1)])
+    assert by_rule(after) == ["PROGRESS-TOKEN"] and rules(after) == {"PROGRESS-TOKEN"}
+    # A token of another value or type was never given: "1" is not 1.
+    assert by_rule(_judge(lines, [INIT_RESULT, _progress("u", 1), PONG])) == ["PROGRESS-TOKEN"]
+    typed = [*HANDSHAKE, _ping_asking_progress(1)]
+    assert by_rule(_judge(typed, [INIT_RESULT, _progress("1", 1), PONG])) == ["PROGRESS-TOKEN"]
+    assert by_rule(_judge([*HANDSHAKE, encode(request(1, "ping"))], [INIT_RESULT, _progress(1, 1), PONG])) == [
+        "PROGRESS-TOKEN"
+    ]
+
+
+@pytest.mark.spec("PROGRESS-INCREASING")
+def test_a_tokens_progress_grows_from_one_notification_to_the_next() -> None:
+    lines = [*HANDSHAKE, _ping_asking_progress("t")]
+    same = _judge(lines, [INIT_RESULT, _progress("t", 0.5), _progress("t", 0.5), PONG])
+    assert by_rule(same) == ["PROGRESS-INCREASING"] and "0.5 then 0.5" in same[0].message
+    assert by_rule(_judge(lines, [INIT_RESULT, _progress("t", 2), _progress("t", 1), PONG])) == ["PROGRESS-INCREASING"]
+    # Stray notifications are PROGRESS-TOKEN's alone: their values are not compared.
+    stray = _judge(lines, [INIT_RESULT, PONG, _progress("t", 2), _progress("t", 1)])
+    assert by_rule(stray) == ["PROGRESS-TOKEN"]
