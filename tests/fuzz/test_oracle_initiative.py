@@ -19,7 +19,7 @@ def _at(version: str) -> tuple[list[bytes], bytes]:
     return [encode(initialize(0, version)), HANDSHAKE[1]], INIT_RESULT.replace(b"2025-11-25", version.encode())
 
 
-def _progress(token: object, progress: float) -> bytes:
+def _progress(token: object, progress: object) -> bytes:
     params = {"progressToken": token, "progress": progress}
     return encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": params}).rstrip(b"\n")
 
@@ -90,6 +90,8 @@ def test_a_tokens_progress_grows_from_one_notification_to_the_next() -> None:
     same = _judge(lines, [INIT_RESULT, _progress("t", 0.5), _progress("t", 0.5), PONG])
     assert by_rule(same) == ["PROGRESS-INCREASING"] and "0.5 then 0.5" in same[0].message
     assert by_rule(_judge(lines, [INIT_RESULT, _progress("t", 2), _progress("t", 1), PONG])) == ["PROGRESS-INCREASING"]
+    # A value that is no number is not compared (nor true, which JSON keeps apart from 1).
+    assert _judge(lines, [INIT_RESULT, _progress("t", "half"), _progress("t", True), _progress("t", 1), PONG]) == []
     # Stray notifications are PROGRESS-TOKEN's alone: their values are not compared.
     stray = _judge(lines, [INIT_RESULT, PONG, _progress("t", 2), _progress("t", 1)])
     assert by_rule(stray) == ["PROGRESS-TOKEN"]
