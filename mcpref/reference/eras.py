@@ -25,6 +25,8 @@ META_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
 META_CAPABILITIES: Final = "io.modelcontextprotocol/clientCapabilities"
 META_CLIENT_INFO: Final = "io.modelcontextprotocol/clientInfo"
 META_SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
+# A request's ask for log messages; the reference writes none, whatever the level asked.
+META_LOG_LEVEL: Final = "io.modelcontextprotocol/logLevel"
 DISCOVER: Final = "server/discover"
 INITIALIZE: Final = "initialize"
 INITIALIZED: Final = "notifications/initialized"

@@ -9,7 +9,7 @@ pytest-xdist spreads them; campaigns are counted in cases, so they are the same 
 
 In ``make test`` each server gets the check scenarios that exercise its rule, and the servers whose
 alternative a random session reaches (parsing, framing, batches, eras) a 30-case campaign: the
-whole corpus and a campaign for all 50 would take ten minutes of two cores. ``make lawful`` runs
+whole corpus and a campaign for all 51 would take ten minutes of two cores. ``make lawful`` runs
 the whole ``check`` and a 40-case campaign for every one (``MCPREF_LAWFUL=full``).
 """
 
@@ -50,6 +50,7 @@ CAMPAIGNED = {
     "legacy_meta_version_served",
     "announces_list_changes",
     "reports_progress",
+    "logs_when_asked",
 }
 LEGACY: tuple[str, ...] = ()
 MODERN = ("--protocol-version", "2026-07-28")
@@ -66,6 +67,7 @@ ERAS: dict[str, tuple[tuple[str, ...], ...]] = {
     "cache_private_zero": BOTH,
     "no_result_meta": BOTH,
     "modern_only_init_32602": (MODERN,),  # serves no legacy version: the legacy corpus is not for it
+    "logs_when_asked": (MODERN,),  # asking for a log level is the modern era's
 }
 
 SERVERS = [
@@ -119,6 +121,7 @@ SERVERS = [
     pytest.param("legacy_meta_version_served", marks=pytest.mark.spec("MOD-VERSION-UNSUPPORTED")),
     pytest.param("cache_private_zero", marks=pytest.mark.spec("MOD-TOOLS-CACHE")),
     pytest.param("no_result_meta", marks=pytest.mark.spec("MOD-RESULT-TYPE")),
+    pytest.param("logs_when_asked", marks=pytest.mark.spec("MOD-LOG-LEVEL")),
 ]
 
 

@@ -113,20 +113,73 @@ def test_a_request_served_without_its_envelope_fails_under_the_rule_its_history_
     assert verdict([first, bare], [tools, listed]) == {"MOD-STATELESS"}
 
 
-@pytest.mark.spec("MOD-CAP-REQUIRED", "MOD-STATELESS")
-def test_asking_for_input_the_request_did_not_declare_fails() -> None:
+def asking_for_elicitation() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A result asking for elicitation, and a call that draws it with elicitation declared (id 1) and without (id 2)."""
     ask = {"name": "demander", "arguments": {"question": "?"}}
     asking = typed(inputRequests={"answer": {"method": "elicitation/create", "params": {}}})
     asking["resultType"] = "input_required"
-    undeclared = modern(2, "tools/call", ask)
-    assert verdict([undeclared], [result(2, asking)]) == {"MOD-CAP-REQUIRED"}
     declared = modern(1, "tools/call", ask)
     declared["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = {"elicitation": {}}
+    return asking, declared, modern(2, "tools/call", ask)
+
+
+@pytest.mark.spec("MOD-CAP-REQUIRED", "MOD-STATELESS")
+def test_asking_for_input_the_request_did_not_declare_fails() -> None:
+    asking, declared, undeclared = asking_for_elicitation()
+    assert verdict([undeclared], [result(2, asking)]) == {"MOD-CAP-REQUIRED"}
     assert verdict([declared], [result(1, asking)]) == set()
     assert verdict([declared, undeclared], [result(1, asking), result(2, asking)]) == {"MOD-STATELESS"}
     refused = error(2, -32021, {"requiredCapabilities": {"elicitation": {}}})
     assert verdict([undeclared], [refused]) == set()
     assert verdict([undeclared], [error(2, -32021)]) == {"MOD-CAP-REQUIRED"}
+
+
+@pytest.mark.spec("MOD-CAP-REQUIRED", "TOOLS-EXEC-ERROR")
+def test_a_call_the_server_showed_needs_a_capability_is_refused_with_32021_without_it() -> None:
+    asking, declared, undeclared = asking_for_elicitation()
+    # The tool listed, so that its refusal is judged as a call's too (TOOLS-EXEC-ERROR, a symptom here).
+    schema = {"type": "object", "properties": {"question": {"type": "string"}}, "required": ["question"]}
+    tool = {"name": "demander", "description": "asks", "inputSchema": schema}
+    listing = [modern(0, "tools/list")], [result(0, typed(tools=[tool], ttlMs=0, cacheScope="private"))]
+    # Either order: a stateless server's answer depends on the request alone.
+    for sent, answers in (([declared, undeclared], [result(1, asking), error(2, -32602)]), ([undeclared, declared], [error(2, -32602), result(1, asking)])):
+        stream = b"".join(line(message) for message in [*listing[0], *sent])
+        answers = [*listing[1], *answers]
+        findings = judge(stream, Observation((*answers, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS))
+        assert [(f.rule, f.mandatory) for f in findings] == [("MOD-CAP-REQUIRED", True)]  # not TOOLS-EXEC-ERROR too
+        assert "refused with -32602 a call without elicitation" in findings[0].message
+    assert verdict([declared, undeclared], [result(1, asking), error(2, -32021, {"requiredCapabilities": {"elicitation": {}}})]) == set()
+    # Other arguments are another call; a call served without the capability did without it.
+    other = modern(2, "tools/call", {"name": "demander", "arguments": {"question": "!"}})
+    sent = [*listing[0], declared, other]
+    assert verdict(sent, [*listing[1], result(1, asking), error(2, -32602)], Profile.STRICT) == {"TOOLS-EXEC-ERROR"}
+    served = result(2, typed(content=[], isError=False))
+    assert verdict([*listing[0], declared, undeclared], [*listing[1], result(1, asking), served], Profile.STRICT) == set()
+
+
+@pytest.mark.spec("MOD-STATELESS", "MOD-DISCOVER")
+def test_a_modern_era_that_waits_for_a_legacy_handshake_is_named_as_such_once() -> None:
+    discover = modern(1, "server/discover")
+    opening = LEGACY.opening(10, V2025_11_25)
+    accepted = result(10, {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "t", "version": "1"}})
+    refused = error(1, -32600)
+
+    def findings(answers: list[bytes], probe: bytes) -> list[tuple[str, int | None]]:
+        stream = b"".join(line(message) for message in [discover, *opening])
+        observation = Observation((*answers, probe), b"", True, SENTINEL_IDS)
+        return [(f.rule, f.line) for f in judge(stream, observation)]
+
+    served_probe = result(SENTINEL_IDS[0], DISCOVERED)
+    # Refused before the handshake, served after it (the probe): the gate, not a malformed discover.
+    assert findings([refused, accepted], served_probe) == [("MOD-STATELESS", 0)]
+    # Served before too, or never: no gate (a legacy-only server refuses discover either way).
+    assert findings([result(1, DISCOVERED), accepted], served_probe) == []
+    assert findings([error(1, -32601), accepted], error(SENTINEL_IDS[0], -32601)) == []
+    # Another request served after is no evidence: what is refused must be what is served.
+    call = modern(1, "tools/call", {"name": "lire_prix", "arguments": {"produit": 5}})
+    stream = b"".join(line(message) for message in [call, *opening])
+    observation = Observation((error(1, -32602), accepted, served_probe), b"", True, SENTINEL_IDS)
+    assert "MOD-STATELESS" not in {f.rule for f in judge(stream, observation)}
 
 
 @pytest.mark.spec("MOD-TOOLS-CACHE")
@@ -259,6 +312,11 @@ def test_a_log_message_no_modern_request_asked_for_fails_once() -> None:
     call = modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
     served = result(1, typed(content=[{"type": "text", "text": "x"}], isError=False))
     assert verdict([call], [log.rstrip(b"\n"), log.rstrip(b"\n"), served]) == {"MOD-LOG-LEVEL"}
-    # A request that asked for a level: on stdio the log cannot be tied to a request, so none is judged.
+    # A request that asked for a level: a log may be its own until its answer is written, not after.
     asking = modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}}, **{"io.modelcontextprotocol/logLevel": "info"})
     assert verdict([asking], [log.rstrip(b"\n"), served]) == set()
+    assert verdict([asking], [served, log.rstrip(b"\n")]) == {"MOD-LOG-LEVEL"}
+    unasked = modern(2, "tools/list")
+    listed = result(2, typed(tools=[], ttlMs=0, cacheScope="private"))
+    assert verdict([asking, unasked], [log.rstrip(b"\n"), served, listed]) == set()  # maybe the call's
+    assert verdict([asking, unasked], [served, log.rstrip(b"\n"), listed]) == {"MOD-LOG-LEVEL"}

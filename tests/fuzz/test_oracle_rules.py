@@ -1447,6 +1447,9 @@ IN_TWO_MODULES = {
     "RPC-INVALID-PARAMS": {"lifecycle", "tools"},
     # A client's response may draw an id-null error (jsonrpc notes it) or an answer by its id (answers).
     "RPC-CLIENT-RESPONSE": {"jsonrpc", "answers"},
+    # What one modern answer shows (modern), and what a session's answers show together (modern_session).
+    "MOD-CAP-REQUIRED": {"modern", "modern_session"},
+    "MOD-STATELESS": {"modern", "modern_session"},
 }
 
 

@@ -50,8 +50,8 @@ from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
 from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Session, Timing, run_case, within
-from mcpref.fuzz.generate.modern_strategies import modern_cases
-from mcpref.fuzz.generate.strategies import Case, cases
+from mcpref.fuzz.generate.campaign_cases import campaign_cases
+from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.modern import own_rule
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, has_false_line_end, id_key, judge, only_cr_line_ends
 from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
@@ -455,7 +455,7 @@ class Campaign:
             phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
             derandomize=False,
         )
-        @given(case=modern_cases() if self.era is Era.MODERN else cases(self.version))
+        @given(case=campaign_cases(self.era, self.version))
         def probe(case: Case) -> None:
             now = time.monotonic()
             shrinking = bool(set(self.best) - known)  # a failure new in this round: it gets the grace

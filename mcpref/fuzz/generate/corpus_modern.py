@@ -13,7 +13,7 @@ import sys
 from mcpref.fuzz.generate import corpus
 from mcpref.fuzz.generate.corpus import Scenario, lines, scenario
 from mcpref.fuzz.generate.strategies import request
-from mcpref.reference.eras import LEGACY, META_VERSION, MODERN, meta
+from mcpref.reference.eras import LEGACY, META_LOG_LEVEL, META_VERSION, MODERN, meta
 from mcpref.reference.messages import JsonObject, JsonValue, RequestId
 from mcpref.reference.versions import BY_NAME as VERSIONS
 from mcpref.reference.versions import KNOWN, V2025_11_25, V2026_07_28, Era
@@ -76,6 +76,13 @@ SCENARIOS: tuple[Scenario, ...] = (
         modern(3, "tools/call", {"name": "lire_prix", "arguments": {"produit": "kiwi"}}),
         modern(4, "tools/call", {"name": "attendre", "arguments": {"ms": 50}}),
     ),
+    # A log message is due to a request that asks for one, until its answer, and to no other.
+    _modern(
+        "a log level asked for",
+        ("MOD-LOG-LEVEL",),
+        enveloped(1, "tools/call", {**meta("2026-07-28"), META_LOG_LEVEL: "debug"}, {"name": "echo", "arguments": {"text": "x"}}),
+        modern(2, "tools/list"),
+    ),
     _modern(
         "unknown methods and ping",
         ("MOD-PING-GONE", "RPC-METHOD-NOT-FOUND"),
@@ -102,7 +109,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     _modern(
         "discover, then the legacy handshake",
-        ("MOD-DUAL-ERA", "MOD-LEGACY-INIT", "LIFE-INIT-RESULT"),
+        ("MOD-DUAL-ERA", "MOD-LEGACY-INIT", "LIFE-INIT-RESULT", "MOD-STATELESS"),
         modern(1, "server/discover"),
         *_LEGACY_OPENING,
         request(11, "tools/list"),

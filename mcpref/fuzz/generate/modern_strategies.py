@@ -31,7 +31,7 @@ from mcpref.fuzz.generate.strategies import (
     request,
     valid_id,
 )
-from mcpref.reference.eras import INITIALIZE, META_CAPABILITIES, META_VERSION, MODERN, meta
+from mcpref.reference.eras import INITIALIZE, META_CAPABILITIES, META_LOG_LEVEL, META_VERSION, MODERN, meta
 from mcpref.reference.messages import JsonObject
 from mcpref.reference.versions import V2025_11_25, V2026_07_28
 
@@ -88,6 +88,8 @@ def modern_request(draw: st.DrawFn, index: int) -> JsonDict:
         return initialize(request_id, draw(st.sampled_from(("2025-11-25", "2026-07-28")), label="version"))
     params = _params(draw, method)
     if draw(st.integers(0, 9), label="envelope") < WHOLE_SHARE:
+        if params.get("name") == "echo":  # echo calls ask for log messages (MOD-LOG-LEVEL)
+            return request(request_id, method, {**params, "_meta": {**meta(V2026_07_28.name), META_LOG_LEVEL: "debug"}})
         whole: JsonDict = {**MODERN.request(request_id, method, params, V2026_07_28)}
         return whole
     envelope = draw(ENVELOPES, label="broken envelope")()

@@ -28,7 +28,6 @@ from mcpref.reference.eras import META_CAPABILITIES, META_VERSION
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, JsonObject, JsonValue
 from mcpref.reference.versions import KNOWN, Era
 
-META_LOG_LEVEL: Final = "io.modelcontextprotocol/logLevel"  # a request's ask for log messages (MOD-LOG-LEVEL)
 UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
 MISSING_REQUIRED_CLIENT_CAPABILITY: Final = -32021
 MODERN_ERRORS: Final = frozenset({UNSUPPORTED_PROTOCOL_VERSION, MISSING_REQUIRED_CLIENT_CAPABILITY})
@@ -158,12 +157,32 @@ def own_rule(request: Request) -> str:
     return "MOD-CAP-REQUIRED" if envelope.version in MODERN_NAMES else "MOD-VERSION-UNSUPPORTED"
 
 
+@dataclass(frozen=True)
+class ModernCall:
+    """A request with a whole modern envelope, and its answer."""
+
+    index: int
+    request: Request
+    # For a tools/call asked afresh (no inputResponses): its name and arguments, as JSON; else None.
+    tool: str | None
+    declared: frozenset[str]
+    answer: JsonObject
+
+
+def asked_capabilities(result: JsonObject) -> dict[str, str]:
+    """What an input_required result asks the client for: method -> the client capability it needs."""
+    asked = result.get("inputRequests")
+    methods = (item.get("method") for item in asked.values() if isinstance(item, dict)) if isinstance(asked, dict) else ()
+    return {method: INPUT_CAPABILITIES[method] for method in methods if isinstance(method, str) and method in INPUT_CAPABILITIES}
+
+
 @dataclass
 class ModernJudge:
     server: ModernServer
     find: Find
     served: bool = False  # an earlier request with a whole envelope was served: state a server could carry
     declared: set[str] = field(default_factory=set)  # client capabilities earlier requests declared
+    calls: list[ModernCall] = field(default_factory=list)  # for what they show together (``needs``, ``gate``)
 
     def judge(self, index: int, request: Request, answer: JsonObject, legacy_open: bool) -> bool:
         """Judge what the modern era adds; False when the method's own result is still to be judged."""
@@ -199,18 +218,23 @@ class ModernJudge:
                 None,
             )
 
-    def no_logs_unasked(self, logs: list[int], asked: bool, legacy_from: int | None) -> None:
+    def no_logs_unasked(self, logs: list[int], asked_until: list[int | None], legacy_from: int | None) -> None:
         """MOD-LOG-LEVEL: a server that speaks the era writes ``notifications/message`` (``logs``:
-        their output lines) only for a request whose ``_meta`` names a log level. Where some
-        request ``asked``, a log cannot be tied to its request on stdio, and nothing is judged.
-        One finding for the session."""
-        unasked = [position for position in logs if _before(position, legacy_from)]
-        if unasked and self.server.speaks and not asked:
+        their output lines) only for a request whose ``_meta`` names a log level. On stdio a log
+        names no request: one is judged unasked only when no asking request was in progress, that
+        is when each had its answer written before it (``asked_until``: the output line of each
+        asking request's answer, None if none came). One finding for the session."""
+        unasked = [
+            position
+            for position in logs
+            if _before(position, legacy_from) and all(end is not None and end < position for end in asked_until)
+        ]
+        if unasked and self.server.speaks:
             self.find(
                 "MOD-LOG-LEVEL",
                 None,
-                f"wrote {len(unasked)} notifications/message though no request asked for a log level",
-                "no log message without io.modelcontextprotocol/logLevel in a request's _meta",
+                f"wrote {len(unasked)} notifications/message while no request asking for a log level was in progress",
+                "no log message but for a request with io.modelcontextprotocol/logLevel in its _meta, before its answer",
                 f"{len(unasked)} notifications/message",
                 None,
             )
@@ -287,6 +311,10 @@ class ModernJudge:
     def _served(self, index: int, request: Request, answer: JsonObject, envelope: _Envelope, legacy_open: bool) -> bool:
         result = answer.get("result")
         code = error_code(answer)
+        params = request.params or {}
+        afresh = request.method == "tools/call" and "inputResponses" not in params
+        tool = json.dumps([params.get("name"), params.get("arguments")], sort_keys=True) if afresh else None
+        self.calls.append(ModernCall(index, request, tool, frozenset(envelope.capabilities), answer))
         if isinstance(result, dict):
             if not self._typed(index, request, result, envelope, answer):
                 return True
@@ -325,11 +353,8 @@ class ModernJudge:
             expected = "a complete result"
             self.find("MOD-RESULT-TYPE", index, f"{request.method} answered input_required", expected, show(answer), None)
             return False
-        asked = result.get("inputRequests")
-        for item in asked.values() if isinstance(asked, dict) else []:
-            method = item.get("method") if isinstance(item, dict) else None
-            needed = INPUT_CAPABILITIES.get(method) if isinstance(method, str) else None
-            if needed is not None and needed not in envelope.capabilities:
+        for method, needed in asked_capabilities(result).items():
+            if needed not in envelope.capabilities:
                 rule = "MOD-STATELESS" if needed in self.declared else "MOD-CAP-REQUIRED"
                 expected = f"-32021, or no {method} request"
                 self.find(rule, index, f"asked for {method} without the {needed} capability", expected, show(answer), None)

@@ -18,7 +18,6 @@ from mcpref.fuzz.judge.findings import Finding
 from mcpref.fuzz.judge.lines import read_input
 from mcpref.fuzz.judge.modern import (
     LEGACY_NAMES,
-    META_LOG_LEVEL,
     MODERN_NAMES,
     ModernJudge,
     ModernServer,
@@ -26,6 +25,7 @@ from mcpref.fuzz.judge.modern import (
     show,
 )
 from mcpref.fuzz.judge.reading import Invalid, Notification, Request, initialize_params_problem, is_valid_id
+from mcpref.reference.eras import META_LOG_LEVEL
 from mcpref.reference.messages import JsonObject, JsonValue, RequestId
 from mcpref.reference.rules import BY_ID
 
@@ -93,7 +93,7 @@ class Session:
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         # The server's own requests and notifications, by output line.
         self.server_messages: list[tuple[int, JsonObject]] = []
-        self.log_asked = False  # a request's _meta asked for a log level (survey)
+        self.log_askers: list[RequestId] = []  # the requests whose _meta asked for a log level (survey)
         # The output line of the first answer accepting a legacy initialize (survey): from there
         # on the connection holds a legacy session, with the capabilities that initialize declared.
         self.legacy_from: int | None = None
@@ -131,7 +131,8 @@ class Session:
                 if isinstance(message, Request | Invalid) and message.id is not None:
                     self.id_uses[id_key(message.id)] += 1
                 if isinstance(message, Request) and isinstance(envelope := (message.params or {}).get("_meta"), dict):
-                    self.log_asked |= META_LOG_LEVEL in envelope
+                    if META_LOG_LEVEL in envelope:
+                        self.log_askers.append(message.id)
                     if is_valid_id(token := envelope.get("progressToken")):
                         self.progress_tokens.setdefault(id_key(token), []).append(message.id)
                 if (
