@@ -89,8 +89,8 @@ def gate(session: Session) -> None:
     session.find(
         "MOD-STATELESS",
         refused[0].index,
-        f"refused modern {methods} before a legacy initialize and served them after it: "
-        "modern requests wait for a handshake",
+        f"refused {methods} before a legacy initialize and served the same after it: "
+        "the modern era waits for a handshake",
         "each modern request served from its own _meta, with or without a handshake before it",
         show(refused[0].answer),
     )
