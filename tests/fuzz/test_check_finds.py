@@ -1,0 +1,39 @@
+"""``check`` finds each buggy example of what a server writes on its own, or shows only across requests,
+under its rule and in its profile, with the scenarios of that rule alone (campaigns: test_campaign)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.integrate.check import check_rows
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.reference.versions import Era
+
+BUGGY = Path(__file__).resolve().parents[2] / "examples" / "buggy"
+
+# example -> (era, profile that fails it, rule)
+FOUND = {
+    "asks_for_roots": (Era.LEGACY, Profile.SPEC, "CAP-CLIENT-DECLARED"),
+    "unlisted_changes": (Era.LEGACY, Profile.STRICT, "CAP-LIST-CHANGED"),
+    "progress_after_result": (Era.LEGACY, Profile.SPEC, "PROGRESS-TOKEN"),
+    "progress_repeats": (Era.LEGACY, Profile.SPEC, "PROGRESS-INCREASING"),
+    "logs_errors": (Era.LEGACY, Profile.SPEC, "CAP-LOGGING-DECLARED"),
+    "asks_with_a_request": (Era.MODERN, Profile.SPEC, "MOD-NO-SERVER-REQUESTS"),
+    "capability_as_invalid_params": (Era.MODERN, Profile.SPEC, "MOD-CAP-REQUIRED"),
+    "handshake_gate": (Era.MODERN, Profile.SPEC, "MOD-STATELESS"),
+}
+
+
+@pytest.mark.spec(*(rule for _, _, rule in FOUND.values()))
+@pytest.mark.parametrize("name", list(FOUND))
+def test_check_fails_each_example_under_its_rule_in_its_profile_and_warns_in_the_other(name: str) -> None:
+    era, profile, rule = FOUND[name]
+    target = [sys.executable, str(BUGGY / f"{name}.py")]
+    for judged in (Profile.SPEC, Profile.STRICT):
+        (row,) = check_rows(target, judged, Timing(), era, frozenset({rule}))
+        expected = "fail" if judged is Profile.STRICT or profile is Profile.SPEC else "warn"
+        assert row["status"] == expected, row
