@@ -216,6 +216,7 @@ RULES: tuple[Rule, ...] = (
     Rule("CAP-LOGGING-DECLARED", _M, since("2025-06-18"), "A server that writes notifications/message declares the logging capability."),
     Rule("CAP-CLIENT-DECLARED", _M, LEGACY, "A server sends roots/list, sampling/createMessage or elicitation/create only if the client declared that capability."),
     Rule("CAP-LIST-CHANGED", _D, LEGACY, "A list_changed notification comes only from a capability announced with listChanged true."),
+    Rule("RPC-CANCEL-OWN", _M, LEGACY, "A server's notifications/cancelled names a request the server itself sent."),
     # Progress.
     Rule("PROGRESS-TOKEN", _M, LEGACY, "A progress notification names the progressToken of a request not yet answered."),
     Rule("PROGRESS-INCREASING", _M, LEGACY, "The progress value of a token increases with each notification."),

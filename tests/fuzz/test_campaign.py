@@ -50,6 +50,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "unlisted_changes": ("strict", "CAP-LIST-CHANGED"),
     "progress_after_result": ("spec", "PROGRESS-TOKEN"),
     "progress_repeats": ("spec", "PROGRESS-INCREASING"),
+    "cancels_back": ("spec", "RPC-CANCEL-OWN"),
 }
 # What a finding must never be filed as, for an example (a false attribution once made).
 NEVER: dict[str, str] = {"null_id_for_invalid": "RPC-NOTIFICATION-SILENT"}
@@ -79,7 +80,7 @@ def campaign(
     "FRAME-CHUNK-INVARIANT", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-NOTIFICATION-SILENT", "RPC-PARSE-ERROR",
     "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
     "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY", "RPC-JSON-LIMITS", "CAP-LOGGING-DECLARED",
-    "CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "PROGRESS-TOKEN", "PROGRESS-INCREASING",
+    "CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "PROGRESS-TOKEN", "PROGRESS-INCREASING", "RPC-CANCEL-OWN",
 )
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:

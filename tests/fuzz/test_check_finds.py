@@ -21,6 +21,7 @@ FOUND = {
     "unlisted_changes": (Era.LEGACY, Profile.STRICT, "CAP-LIST-CHANGED"),
     "progress_after_result": (Era.LEGACY, Profile.SPEC, "PROGRESS-TOKEN"),
     "progress_repeats": (Era.LEGACY, Profile.SPEC, "PROGRESS-INCREASING"),
+    "cancels_back": (Era.LEGACY, Profile.SPEC, "RPC-CANCEL-OWN"),
     "logs_errors": (Era.LEGACY, Profile.SPEC, "CAP-LOGGING-DECLARED"),
     "asks_with_a_request": (Era.MODERN, Profile.SPEC, "MOD-NO-SERVER-REQUESTS"),
     "capability_as_invalid_params": (Era.MODERN, Profile.SPEC, "MOD-CAP-REQUIRED"),

@@ -9,7 +9,7 @@ pytest-xdist spreads them; campaigns are counted in cases, so they are the same 
 
 In ``make test`` each server gets the check scenarios that exercise its rule, and the servers whose
 alternative a random session reaches (parsing, framing, batches, eras) a 30-case campaign: the
-whole corpus and a campaign for all 51 would take ten minutes of two cores. ``make lawful`` runs
+whole corpus and a campaign for all 52 would take ten minutes of two cores. ``make lawful`` runs
 the whole ``check`` and a 40-case campaign for every one (``MCPREF_LAWFUL=full``).
 """
 
@@ -51,6 +51,7 @@ CAMPAIGNED = {
     "announces_list_changes",
     "reports_progress",
     "logs_when_asked",
+    "cancels_its_ping",
 }
 LEGACY: tuple[str, ...] = ()
 MODERN = ("--protocol-version", "2026-07-28")
@@ -112,6 +113,7 @@ SERVERS = [
     pytest.param("early_ping", marks=pytest.mark.spec("LIFE-SERVER-EARLY")),
     pytest.param("announces_list_changes", marks=pytest.mark.spec("CAP-LIST-CHANGED")),
     pytest.param("reports_progress", marks=pytest.mark.spec("PROGRESS-TOKEN")),
+    pytest.param("cancels_its_ping", marks=pytest.mark.spec("RPC-CANCEL-OWN")),
     pytest.param("first_request_chooses_era", marks=pytest.mark.spec("MOD-DUAL-ERA")),
     pytest.param("legacy_only", marks=pytest.mark.spec("MOD-DUAL-ERA")),
     pytest.param("modern_only_init_32602", marks=pytest.mark.spec("MOD-LEGACY-INIT")),

@@ -95,3 +95,23 @@ def test_a_tokens_progress_grows_from_one_notification_to_the_next() -> None:
     # Stray notifications are PROGRESS-TOKEN's alone: their values are not compared.
     stray = _judge(lines, [INIT_RESULT, PONG, _progress("t", 2), _progress("t", 1)])
     assert by_rule(stray) == ["PROGRESS-TOKEN"]
+
+
+@pytest.mark.spec("RPC-CANCEL-OWN")
+def test_a_server_cancels_only_a_request_it_sent() -> None:
+    lines = [*HANDSHAKE, encode(request(1, "ping"))]
+
+    def cancelled(request_id: object) -> bytes:
+        params = {"requestId": request_id, "reason": "x"}
+        return encode({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}).rstrip(b"\n")
+
+    own = b'{"jsonrpc":"2.0","id":"s1","method":"ping"}'
+    assert _judge(lines, [INIT_RESULT, own, cancelled("s1"), PONG]) == []
+    # The client's request, an id of another type, one not sent yet: none is the server's to cancel.
+    for output in ([INIT_RESULT, cancelled(1), PONG], [INIT_RESULT, own, cancelled(["s1"]), PONG], [INIT_RESULT, cancelled("s1"), own, PONG]):
+        findings = _judge(lines, output)
+        assert by_rule(findings) == ["RPC-CANCEL-OWN"] and rules(findings) == {"RPC-CANCEL-OWN"}
+    assert "no request the server sent" in _judge(lines, [INIT_RESULT, cancelled(1), PONG])[0].message
+    # A request of the server without a valid id issues nothing; a cancellation without params names nothing.
+    odd = [b'{"jsonrpc":"2.0","id":null,"method":"ping"}', b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":5}']
+    assert _judge(lines, [INIT_RESULT, *odd, PONG]) == []

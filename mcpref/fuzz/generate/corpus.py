@@ -286,7 +286,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     scenario(
         "cancellation",
-        ("RPC-CANCEL",),
+        ("RPC-CANCEL", "RPC-CANCEL-OWN"),
         *_ready(),
         *lines(call(1, "attendre", {"ms": 100}), notification("notifications/cancelled", {"requestId": 1})),
     ),
@@ -343,7 +343,14 @@ SCENARIOS: tuple[Scenario, ...] = (
     # its own is judged against both, and against what it announced.
     scenario(
         "what the server writes unasked",
-        ("CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "CAP-LOGGING-DECLARED", "PROGRESS-TOKEN", "PROGRESS-INCREASING"),
+        (
+            "CAP-CLIENT-DECLARED",
+            "CAP-LIST-CHANGED",
+            "CAP-LOGGING-DECLARED",
+            "PROGRESS-TOKEN",
+            "PROGRESS-INCREASING",
+            "RPC-CANCEL-OWN",
+        ),
         *_ready(),
         *lines(
             request(1, "tools/list"),

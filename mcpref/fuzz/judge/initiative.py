@@ -3,10 +3,11 @@
 In: a ``Session`` whose answers and lines are read, and whose ``Target`` holds what the server
 accepted. Out: findings, once for the session per cause: log messages without the ``logging``
 capability (CAP-LOGGING-DECLARED), requests for a client capability the client did not declare
-(CAP-CLIENT-DECLARED), list-changed notifications without ``listChanged`` (CAP-LIST-CHANGED), and
+(CAP-CLIENT-DECLARED), list-changed notifications without ``listChanged`` (CAP-LIST-CHANGED),
 progress notifications for no request in progress, or going backwards (PROGRESS-TOKEN,
-PROGRESS-INCREASING). What a server writes before its legacy session opens is LIFE-SERVER-EARLY's
-(or the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once.
+PROGRESS-INCREASING), and cancellations of requests it never sent (RPC-CANCEL-OWN). Requests and
+list-changed notifications written before the legacy session opens are LIFE-SERVER-EARLY's (or
+the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ def judge(session: Session) -> None:
     _client_declared(session)
     _list_changed(session)
     _progress(session)
+    _cancellations(session)
+
+
+def _judged(session: Session) -> list[tuple[int, JsonObject]]:
+    """The server's own messages where legacy rules hold: all of them for a server seen speaking no
+    modern era, else those after its legacy session opened."""
+    return _in_session(session) if session.modern.server.speaks else session.server_messages
 
 
 def _in_session(session: Session) -> list[tuple[int, JsonObject]]:
@@ -113,9 +121,8 @@ def _list_changed(session: Session) -> None:
 
 def _progress(session: Session) -> None:
     """PROGRESS-TOKEN: a progress notification names the token of a request whose answer is not yet
-    written; PROGRESS-INCREASING: each token's progress grows. Judged where the server is seen in
-    a legacy session or speaking no modern era; one finding per rule."""
-    judged = _in_session(session) if session.modern.server.speaks else session.server_messages
+    written; PROGRESS-INCREASING: each token's progress grows. One finding per rule."""
+    judged = _judged(session)
     stray: list[str] = []
     backwards: list[str] = []
     last: dict[IdKey, float] = {}
@@ -148,6 +155,30 @@ def _progress(session: Session) -> None:
             "progress did not increase: " + "; ".join(backwards),
             "a greater progress value in each notification for a token",
             "; ".join(backwards),
+        )
+
+
+def _cancellations(session: Session) -> None:
+    """RPC-CANCEL-OWN: a server's notifications/cancelled names a request the server itself wrote
+    before it (the same direction); which of its requests it still believes in progress is its own
+    knowledge, and is not judged. One finding for the session."""
+    issued: set[IdKey] = set()
+    foreign: list[str] = []
+    for _, value in _judged(session):
+        params = value.get("params")
+        if "id" in value and is_valid_id(request_id := value.get("id")):
+            issued.add(id_key(request_id))
+        elif value.get("method") == "notifications/cancelled" and isinstance(params, dict):
+            named = params.get("requestId")
+            if not (is_valid_id(named) and id_key(named) in issued):
+                foreign.append(show(named))
+    if foreign:
+        session.find(
+            "RPC-CANCEL-OWN",
+            None,
+            f"wrote notifications/cancelled for {', '.join(foreign)}: no request the server sent",
+            "a cancellation only of a request the server sent earlier",
+            ", ".join(foreign),
         )
 
 
