@@ -17,20 +17,18 @@ import re
 
 from hypothesis import strategies as st
 
-from mcpref.fuzz.generate.corpus import KEPT_HEADS
+from mcpref.fuzz.generate.corpus import KEPT_HEAD_OF, KEPT_HEADS
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.modern_strategies import modern_cases
-from mcpref.fuzz.generate.strategies import INITIALIZED, Case, cases, encode, initialize
-from mcpref.reference.versions import SUPPORTED_NAMES, Era
+from mcpref.fuzz.generate.strategies import Case, cases, encode, initialize
+from mcpref.reference.versions import Era
 
 CORPUS_ODDS = 4  # one draw in this many picks the corpus, until each scenario has been drawn
 # The corpus last: shrinking goes toward the first element, the strategies' own cases.
 FROM_CORPUS = st.sampled_from((False,) * (CORPUS_ODDS - 1) + (True,))
 _VERSION = re.compile(rb'"protocolVersion":"([^"]*)"')
 # The corpus's plain handshake of each version -> the campaign's (``Case.kept_handshake``).
-_CAMPAIGN_HEAD = {
-    b"".join((encode(initialize(0, name)), encode(INITIALIZED))): encode(initialize("init-1", name)) for name in SUPPORTED_NAMES
-}
+_CAMPAIGN_HEAD = {head: encode(initialize("init-1", name)) for name, head in KEPT_HEAD_OF.items()}
 
 
 def corpus_cases(era: Era, version: str | None = None) -> tuple[Case, ...]:

@@ -12,6 +12,8 @@ the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed
 
 from __future__ import annotations
 
+from collections import Counter
+
 from mcpref.fuzz.judge.modern import show
 from mcpref.fuzz.judge.reading import is_valid_id
 from mcpref.fuzz.judge.session import IdKey, Session, id_key
@@ -79,14 +81,10 @@ def _client_declared(session: Session) -> None:
     """CAP-CLIENT-DECLARED: the server asks the client only for what the client declared in the
     initialize that opened the session (roots, sampling, elicitation); one finding per method."""
     declared = session.client_capabilities if isinstance(session.client_capabilities, dict) else {}
-    counts: dict[str, int] = {}
-    for _, value in _in_session(session):
-        method = value.get("method")
-        capability = CLIENT_CAPABILITY_OF.get(method) if isinstance(method, str) else None
-        if "id" in value and isinstance(method, str) and capability is not None and capability not in declared:
-            counts[method] = counts.get(method, 0) + 1
-    for method, count in counts.items():
+    for method, count in _written(session, CLIENT_CAPABILITY_OF, requests=True).items():
         capability = CLIENT_CAPABILITY_OF[method]
+        if capability in declared:
+            continue
         session.find(
             "CAP-CLIENT-DECLARED",
             None,
@@ -101,22 +99,28 @@ def _list_changed(session: Session) -> None:
     """CAP-LIST-CHANGED: a list-changed notification comes from a server whose initialize result
     set ``listChanged`` on that capability; one finding per notification method."""
     capabilities = session.target.capabilities or {}
-    counts: dict[str, int] = {}
-    for _, value in _in_session(session):
-        method = value.get("method")
-        capability = LIST_CHANGED_OF.get(method) if isinstance(method, str) else None
-        announced = capabilities.get(capability) if capability is not None else None
-        flagged = isinstance(announced, dict) and announced.get("listChanged") is True
-        if "id" not in value and isinstance(method, str) and capability is not None and not flagged:
-            counts[method] = counts.get(method, 0) + 1
-    for method, count in counts.items():
+    for method, count in _written(session, LIST_CHANGED_OF, requests=False).items():
+        announced = capabilities.get(LIST_CHANGED_OF[method])
+        if isinstance(announced, dict) and announced.get("listChanged") is True:
+            continue
         session.find(
             "CAP-LIST-CHANGED",
             None,
             f"wrote {method} {_times(count)} without announcing listChanged for {LIST_CHANGED_OF[method]}",
             f'"listChanged": true in the {LIST_CHANGED_OF[method]} capability of its initialize result',
-            show(capabilities.get(LIST_CHANGED_OF[method])),
+            show(announced),
         )
+
+
+def _written(session: Session, methods: dict[str, str], *, requests: bool) -> dict[str, int]:
+    """How many of its requests (or notifications) of each of ``methods`` the server wrote in its
+    legacy session, in the order first written."""
+    written = Counter(
+        method
+        for _, value in _in_session(session)
+        if ("id" in value) is requests and isinstance(method := value.get("method"), str)
+    )
+    return {method: count for method, count in written.items() if method in methods}
 
 
 def _progress(session: Session) -> None:

@@ -37,15 +37,15 @@ def needs(session: Session) -> None:
     call (tool and arguments) with it declared asked input for."""
     # After a legacy initialize, a modern request may be refused as the other era's (MOD-DUAL-ERA).
     calls = [(call.tool, call) for call in session.modern.calls if call.tool is not None and _before_legacy(session, call)]
-    needs: dict[str, set[str]] = {}
+    asked_for: dict[str, set[str]] = {}  # tool -> the capabilities it asked input for
     for tool, call in calls:
         result = result_of(call.answer)
         if result is not None and result.get("resultType") == "input_required":
             asked = set(asked_capabilities(result).values()) & call.declared
-            needs.setdefault(tool, set()).update(asked)
+            asked_for.setdefault(tool, set()).update(asked)
     for tool, call in calls:
         code = error_code(call.answer)
-        missing = sorted(needs.get(tool, set()) - call.declared)
+        missing = sorted(asked_for.get(tool, set()) - call.declared)
         if code is None or code == MISSING_REQUIRED_CLIENT_CAPABILITY or not missing:
             continue
         session.findings = [f for f in session.findings if f.line != call.index]  # its symptoms
