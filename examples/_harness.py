@@ -129,6 +129,19 @@ def notification(method: str, params: dict[str, Any] | None = None) -> Send:
     return Send(json.dumps(message).encode() + b"\n")
 
 
+def notifying_after(method: str, notice: Send) -> LineHook:
+    """An ``on_line`` that writes ``notice`` after each legacy ``method`` request the reference
+    serves at once; one refused (before the session is open, say) is left as it is."""
+
+    def on_line(line: bytes, handle: Handle) -> list[Effect]:
+        effects = handle(line)
+        if legacy_request(line, method) is None or not served_at_once(effects):
+            return effects
+        return [*effects, notice]
+
+    return on_line
+
+
 def progress_first(values: tuple[float, ...]) -> LineHook:
     """An ``on_line`` that writes, before the reference's effects for a legacy ``tools/call`` asking
     for progress, a progress notification for its token at each of ``values`` (of a total of 1)."""

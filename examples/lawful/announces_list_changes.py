@@ -17,16 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
 
-from _harness import Answer, Handle, edit_answers, legacy_request, notification, run, served_at_once
+from _harness import Answer, edit_answers, notification, notifying_after, run
 
-from mcpref.reference.dispatcher import Effect
-
-
-def on_line(line: bytes, handle: Handle) -> list[Effect]:
-    effects = handle(line)
-    if legacy_request(line, "tools/list") is None or not served_at_once(effects):
-        return effects  # refused before the session is open: nothing was announced yet
-    return [*effects, notification("notifications/tools/list_changed")]
+on_line = notifying_after("tools/list", notification("notifications/tools/list_changed"))
 
 
 def announce(answer: Answer) -> None:

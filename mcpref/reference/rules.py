@@ -208,6 +208,7 @@ RULES: tuple[Rule, ...] = (
     Rule("MOD-PING-GONE", _D, MODERN, "ping does not exist in the modern era: a modern ping gets -32601."),
     Rule("MOD-NO-SERVER-REQUESTS", _MN, MODERN, "A modern server writes no JSON-RPC request to stdout: it asks for input in results."),
     Rule("MOD-LOG-LEVEL", _MN, MODERN, "A modern server writes notifications/message only for a request whose _meta asks for a log level."),
+    Rule("MOD-LISTEN-ONLY", _MN, MODERN, "A modern server writes list_changed and resources/updated only on a subscriptions/listen stream that asked for them."),
     Rule("MOD-LEGACY-INIT", _S, MODERN, "A server that serves no legacy version answers initialize with an error naming the versions it serves."),
     Rule("MOD-DUAL-ERA", _D, ALL, "By default the reference serves both eras at once: initialize opens a legacy session, modern requests go on."),
     # Capabilities.
@@ -216,6 +217,7 @@ RULES: tuple[Rule, ...] = (
     Rule("CAP-LOGGING-DECLARED", _M, since("2025-06-18"), "A server that writes notifications/message declares the logging capability."),
     Rule("CAP-CLIENT-DECLARED", _M, LEGACY, "A server sends roots/list, sampling/createMessage or elicitation/create only if the client declared that capability."),
     Rule("CAP-LIST-CHANGED", _D, LEGACY, "A list_changed notification comes only from a capability announced with listChanged true."),
+    Rule("CAP-RESOURCE-SUBSCRIBED", _D, LEGACY, "notifications/resources/updated names only a resource the client subscribed to."),
     Rule("RPC-CANCEL-OWN", _M, LEGACY, "A server's notifications/cancelled names a request the server itself sent."),
     # Progress.
     Rule("PROGRESS-TOKEN", _M, LEGACY, "A progress notification names the progressToken of a request not yet answered."),

@@ -48,6 +48,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     # What a server writes on its own in a legacy session.
     "asks_for_roots": ("spec", "CAP-CLIENT-DECLARED"),
     "unlisted_changes": ("strict", "CAP-LIST-CHANGED"),
+    "updates_unsubscribed": ("strict", "CAP-RESOURCE-SUBSCRIBED"),
     "progress_after_result": ("spec", "PROGRESS-TOKEN"),
     "progress_repeats": ("spec", "PROGRESS-INCREASING"),
     "cancels_back": ("spec", "RPC-CANCEL-OWN"),
@@ -80,7 +81,8 @@ def campaign(
     "FRAME-CHUNK-INVARIANT", "STDIO-STDOUT-MESSAGES-ONLY", "RPC-NOTIFICATION-SILENT", "RPC-PARSE-ERROR",
     "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
     "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY", "RPC-JSON-LIMITS", "CAP-LOGGING-DECLARED",
-    "CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "PROGRESS-TOKEN", "PROGRESS-INCREASING", "RPC-CANCEL-OWN",
+    "CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "CAP-RESOURCE-SUBSCRIBED", "PROGRESS-TOKEN", "PROGRESS-INCREASING",
+    "RPC-CANCEL-OWN",
 )
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:
@@ -146,6 +148,7 @@ MODERN_EXPECTED: dict[str, str] = {
     "logs_errors": "MOD-LOG-LEVEL",
     "capability_as_invalid_params": "MOD-CAP-REQUIRED",
     "handshake_gate": "MOD-STATELESS",
+    "notifies_unsubscribed": "MOD-LISTEN-ONLY",
 }
 MODERN = ("--protocol-version", "2026-07-28")
 

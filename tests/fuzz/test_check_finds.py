@@ -19,6 +19,9 @@ BUGGY = Path(__file__).resolve().parents[2] / "examples" / "buggy"
 FOUND = {
     "asks_for_roots": (Era.LEGACY, Profile.SPEC, "CAP-CLIENT-DECLARED"),
     "unlisted_changes": (Era.LEGACY, Profile.STRICT, "CAP-LIST-CHANGED"),
+    "updates_unsubscribed": (Era.LEGACY, Profile.STRICT, "CAP-RESOURCE-SUBSCRIBED"),
+    "elicits_by_url": (Era.LEGACY, Profile.SPEC, "CAP-CLIENT-DECLARED"),
+    "notifies_unsubscribed": (Era.MODERN, Profile.SPEC, "MOD-LISTEN-ONLY"),
     "progress_after_result": (Era.LEGACY, Profile.SPEC, "PROGRESS-TOKEN"),
     "progress_repeats": (Era.LEGACY, Profile.SPEC, "PROGRESS-INCREASING"),
     "cancels_back": (Era.LEGACY, Profile.SPEC, "RPC-CANCEL-OWN"),

@@ -57,6 +57,37 @@ def test_an_undeclared_capability_used_before_2025_06_18_is_a_should() -> None:
     assert rules(_judge([*handshake, encode(request(1, "ping"))], [result, ROOTS, PONG])) == {"CAP-CLIENT-DECLARED"}
 
 
+@pytest.mark.spec("CAP-CLIENT-DECLARED")
+def test_from_2025_11_25_sampling_with_tools_and_each_elicitation_mode_are_declared_apart() -> None:
+    def declaring(version: str, capabilities: dict[str, object]) -> list[bytes]:
+        params = {"protocolVersion": version, "capabilities": capabilities, "clientInfo": {"name": "c", "version": "1"}}
+        return [encode(request(0, "initialize", params)), HANDSHAKE[1], encode(request(1, "ping"))]
+
+    def asks(method: str, **params: object) -> bytes:
+        return encode({"jsonrpc": "2.0", "id": "s", "method": method, "params": params}).rstrip(b"\n")
+
+    with_tools = asks("sampling/createMessage", messages=[], maxTokens=1, tools=[])
+    url = asks("elicitation/create", mode="url", message="m", url="https://example.com", elicitationId="e")
+    form = asks("elicitation/create", message="m", requestedSchema={"type": "object"})
+    plain = {"sampling": {}, "elicitation": {}}  # elicitation naming no mode is form mode only
+    findings = _judge(declaring("2025-11-25", plain), [INIT_RESULT, with_tools, url, form, PONG])
+    assert [f.message for f in findings] == [
+        "sent sampling/createMessage once, though the client declared no sampling.tools capability",
+        "sent elicitation/create once, though the client declared no elicitation.url capability",
+    ]
+    assert rules(findings) == {"CAP-CLIENT-DECLARED"}
+    modes = {"sampling": {"tools": {}}, "elicitation": {"url": {}}}
+    only_url = _judge(declaring("2025-11-25", modes), [INIT_RESULT, with_tools, url, form, PONG])
+    assert [f.message for f in only_url] == [
+        "sent elicitation/create once, though the client declared no elicitation.form capability"
+    ]
+    both = {"sampling": {"tools": {}}, "elicitation": {"url": {}, "form": {}}}
+    assert _judge(declaring("2025-11-25", both), [INIT_RESULT, with_tools, url, form, PONG]) == []
+    # Before 2025-11-25 the capabilities name no modes: declared, each request is the client's to answer.
+    result = INIT_RESULT.replace(b"2025-11-25", b"2025-06-18")
+    assert _judge(declaring("2025-06-18", plain), [result, with_tools, url, PONG]) == []
+
+
 @pytest.mark.spec("CAP-LIST-CHANGED")
 def test_a_list_changed_notification_without_list_changed_announced_warns() -> None:
     lines = [*HANDSHAKE, encode(request(1, "ping"))]
@@ -67,6 +98,24 @@ def test_a_list_changed_notification_without_list_changed_announced_warns() -> N
     assert _judge(lines, [announced, TOOLS_CHANGED, PONG]) == []
     prompts = b'{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}'
     assert by_rule(_judge(lines, [announced, prompts, PONG])) == ["CAP-LIST-CHANGED"]
+
+
+@pytest.mark.spec("CAP-RESOURCE-SUBSCRIBED")
+def test_a_resource_update_names_a_resource_the_client_subscribed_to() -> None:
+    def updated(uri: object) -> bytes:
+        return encode({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}}).rstrip(b"\n")
+
+    lines = [*HANDSHAKE, encode(request(1, "ping"))]
+    findings = _judge(lines, [INIT_RESULT, updated("file:///a"), updated(7), PONG])
+    assert by_rule(findings) == ["CAP-RESOURCE-SUBSCRIBED"] and rules(findings) == set()
+    assert findings[0].message == 'wrote notifications/resources/updated for "file:///a", 7, which the client never subscribed to'
+    assert rules(findings, Profile.STRICT) == {"CAP-RESOURCE-SUBSCRIBED"}
+    subscribing = [*HANDSHAKE, encode(request(1, "resources/subscribe", {"uri": "file:///a"})), encode(request(2, "ping"))]
+    announced = INIT_RESULT.replace(b'{"tools":{}}', b'{"tools":{},"resources":{"subscribe":true}}')
+    subscribed = b'{"jsonrpc":"2.0","id":1,"result":{}}'
+    pong = PONG.replace(b'"id":1', b'"id":2')
+    assert _judge(subscribing, [announced, subscribed, updated("file:///a"), pong]) == []
+    assert by_rule(_judge(subscribing, [announced, subscribed, updated("file:///b"), pong])) == ["CAP-RESOURCE-SUBSCRIBED"]
 
 
 @pytest.mark.spec("PROGRESS-TOKEN")

@@ -306,6 +306,36 @@ def test_a_request_a_modern_server_writes_fails_outside_a_legacy_session_it_open
     assert verdict([call, *opening], [served, accepted, ask], Profile.STRICT) == {"CAP-CLIENT-DECLARED"}
 
 
+@pytest.mark.spec("MOD-LISTEN-ONLY", "CAP-LIST-CHANGED")
+def test_a_list_change_no_subscriptions_listen_asked_for_fails_once() -> None:
+    def notice(method: str, **params: Any) -> bytes:
+        return line({"jsonrpc": "2.0", "method": method, **({"params": params} if params else {})}).rstrip(b"\n")
+
+    tools_changed = notice("notifications/tools/list_changed")
+    updated = notice("notifications/resources/updated", uri="file:///a")
+    call = modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
+    served = result(1, typed(content=[{"type": "text", "text": "x"}], isError=False))
+    assert verdict([call], [tools_changed, updated, served]) == {"MOD-LISTEN-ONLY"}
+    findings = judge(line(call), Observation((tools_changed, updated, served, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS))
+    assert [(f.rule, f.message) for f in findings] == [
+        ("MOD-LISTEN-ONLY", "wrote 2 notification(s) no subscriptions/listen asked for: "
+         "notifications/tools/list_changed, notifications/resources/updated"),
+    ]  # fmt: skip
+    # A listen stream that asked for the type, or for the resource's URI, makes them lawful.
+    listen = modern(2, "subscriptions/listen", {"notifications": {"toolsListChanged": True, "resourceSubscriptions": ["file:///a", 7]}})
+    ended = result(2, typed())  # the stream's graceful end
+    assert verdict([call, listen], [tools_changed, updated, served, ended]) == set()
+    other_uri = notice("notifications/resources/updated", uri="file:///b")
+    prompts_changed = notice("notifications/prompts/list_changed")
+    assert verdict([call, listen], [other_uri, prompts_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
+    unfiltered = modern(2, "subscriptions/listen", {"notifications": ["toolsListChanged"]})
+    assert verdict([call, unfiltered], [tools_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
+    # In a legacy session the server opened, list changes are judged by what it announced.
+    opening = LEGACY.opening(10, V2025_11_25)
+    accepted = result(10, {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "t", "version": "1"}})
+    assert verdict([call, *opening], [served, accepted, tools_changed], Profile.STRICT) == {"CAP-LIST-CHANGED"}
+
+
 @pytest.mark.spec("MOD-LOG-LEVEL", "CAP-LOGGING-DECLARED")
 def test_a_log_message_no_modern_request_asked_for_fails_once() -> None:
     log = line({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}})

@@ -347,6 +347,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         (
             "CAP-CLIENT-DECLARED",
             "CAP-LIST-CHANGED",
+            "CAP-RESOURCE-SUBSCRIBED",
             "CAP-LOGGING-DECLARED",
             "PROGRESS-TOKEN",
             "PROGRESS-INCREASING",
@@ -359,6 +360,14 @@ SCENARIOS: tuple[Scenario, ...] = (
             call(3, "echo", {"text": "x"}, progress=3),
             call(4, "lire_prix", {"produit": "croissant"}),
         ),
+    ),
+    # The client declares sampling and elicitation naming no mode: what the server asks of it is
+    # judged against the modes 2025-11-25 names (sampling with tools, url-mode elicitation).
+    scenario(
+        "a client that declares sampling and elicitation",
+        ("CAP-CLIENT-DECLARED",),
+        *lines(initialize(0, "2025-11-25", {"sampling": {}, "elicitation": {}}), INITIALIZED),
+        *lines(request(1, "tools/list"), call(2, "echo", {"text": "x"}), call(3, "lire_prix", {"produit": "kiwi"})),
     ),
     scenario(
         "answers are single JSON lines",

@@ -70,6 +70,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "TOOLS-EXEC-ERROR",
             "MOD-NO-SERVER-REQUESTS",
             "MOD-LOG-LEVEL",
+            "MOD-LISTEN-ONLY",
         ),
         modern(1, "tools/list"),
         modern(2, "tools/call", {"name": "echo", "arguments": {"text": "héllo"}}),

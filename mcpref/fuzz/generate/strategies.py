@@ -86,8 +86,8 @@ def notification(method: str, params: JsonDict | None = None) -> JsonDict:
 CLIENT_INFO: JsonDict = dict(eras.CLIENT_INFO)
 
 
-def initialize(request_id: object, version: object) -> JsonDict:
-    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+def initialize(request_id: object, version: object, capabilities: JsonDict | None = None) -> JsonDict:
+    params = {"protocolVersion": version, "capabilities": capabilities or {}, "clientInfo": CLIENT_INFO}
     return request(request_id, "initialize", params)
 
 

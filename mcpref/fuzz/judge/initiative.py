@@ -3,7 +3,8 @@
 In: a ``Session`` whose answers and lines are read, and whose ``Target`` holds what the server
 accepted. Out: findings, once for the session per cause: log messages without the ``logging``
 capability (CAP-LOGGING-DECLARED), requests for a client capability the client did not declare
-(CAP-CLIENT-DECLARED), list-changed notifications without ``listChanged`` (CAP-LIST-CHANGED),
+(CAP-CLIENT-DECLARED), list-changed notifications without ``listChanged`` (CAP-LIST-CHANGED), resource updates for
+URIs the client did not subscribe to (CAP-RESOURCE-SUBSCRIBED),
 progress notifications for no request in progress, or going backwards (PROGRESS-TOKEN,
 PROGRESS-INCREASING), and cancellations of requests it never sent (RPC-CANCEL-OWN). Requests and
 list-changed notifications written before the legacy session opens are LIFE-SERVER-EARLY's (or
@@ -15,9 +16,9 @@ from __future__ import annotations
 from collections import Counter
 
 from mcpref.fuzz.judge.modern import show
-from mcpref.fuzz.judge.reading import is_valid_id
+from mcpref.fuzz.judge.reading import Request, is_valid_id
 from mcpref.fuzz.judge.session import IdKey, Session, id_key
-from mcpref.reference.messages import JsonObject
+from mcpref.reference.messages import JsonObject, JsonValue
 from mcpref.reference.versions import Era, since
 
 _LEGACY_SINCE_2025_06_18 = frozenset(version.name for version in since("2025-06-18") if version.era is Era.LEGACY)
@@ -25,6 +26,8 @@ _LEGACY_SINCE_2025_06_18 = frozenset(version.name for version in since("2025-06-
 LOGGING_DECLARED = _LEGACY_SINCE_2025_06_18
 # "Use only negotiated capabilities" (Lifecycle, Operation) is a SHOULD before 2025-06-18, a MUST from it.
 CLIENT_CAPABILITY_MUST = _LEGACY_SINCE_2025_06_18
+# The versions whose client capabilities name modes: sampling ``tools``, elicitation ``form`` and ``url``.
+SUB_CAPABILITIES = frozenset(version.name for version in since("2025-11-25") if version.era is Era.LEGACY)
 
 # The server's requests that use a capability of the client.
 CLIENT_CAPABILITY_OF = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
@@ -40,6 +43,7 @@ def judge(session: Session) -> None:
     _logging_declared(session)
     _client_declared(session)
     _list_changed(session)
+    _resource_updates(session)
     _progress(session)
     _cancellations(session)
 
@@ -79,20 +83,50 @@ def _logging_declared(session: Session) -> None:
 
 def _client_declared(session: Session) -> None:
     """CAP-CLIENT-DECLARED: the server asks the client only for what the client declared in the
-    initialize that opened the session (roots, sampling, elicitation); one finding per method."""
+    initialize that opened the session (roots, sampling, elicitation, and from 2025-11-25 their
+    modes: sampling with tools, elicitation in url or form mode); one finding per method."""
     declared = session.client_capabilities if isinstance(session.client_capabilities, dict) else {}
-    for method, count in _written(session, CLIENT_CAPABILITY_OF, requests=True).items():
-        capability = CLIENT_CAPABILITY_OF[method]
-        if capability in declared:
-            continue
+    missing: dict[str, list[str]] = {}  # method -> what each of its requests needed and lacked
+    for _, value in _in_session(session):
+        method = value.get("method")
+        if "id" in value and isinstance(method, str) and method in CLIENT_CAPABILITY_OF:
+            need = _needed(method, value.get("params"), session.target.version)
+            if not _declares(declared, need):
+                missing.setdefault(method, []).append(need)
+    for method, needs in missing.items():
+        lacking = ", ".join(dict.fromkeys(needs))
         session.find(
             "CAP-CLIENT-DECLARED",
             None,
-            f"sent {method} {_times(count)}, though the client declared no {capability} capability",
-            f"no {method} unless the client's initialize declares {capability}",
+            f"sent {method} {_times(len(needs))}, though the client declared no {lacking} capability",
+            f"no {method} unless the client's initialize declares {lacking}",
             show(session.client_capabilities),
             mandatory=session.target.version in CLIENT_CAPABILITY_MUST,
         )
+
+
+def _needed(method: str, params: JsonValue, version: str | None) -> str:
+    """The client capability a server request needs: ``sampling.tools`` for sampling with tools and
+    ``elicitation.url`` or ``elicitation.form`` by its mode, where 2025-11-25 names them."""
+    capability = CLIENT_CAPABILITY_OF[method]
+    if version not in SUB_CAPABILITIES or not isinstance(params, dict):
+        return capability
+    if method == "sampling/createMessage":
+        return "sampling.tools" if "tools" in params else capability
+    if method == "elicitation/create":
+        return "elicitation.url" if params.get("mode") == "url" else "elicitation.form"  # no mode is form
+    return capability
+
+
+def _declares(declared: JsonObject, need: str) -> bool:
+    capability, _, mode = need.partition(".")
+    granted = declared.get(capability)
+    if capability not in declared or not mode:
+        return capability in declared
+    modes = granted if isinstance(granted, dict) else {}
+    if capability == "elicitation" and not {"form", "url"} & modes.keys():
+        return mode == "form"  # an elicitation capability naming no mode is form mode only
+    return mode in modes
 
 
 def _list_changed(session: Session) -> None:
@@ -109,6 +143,34 @@ def _list_changed(session: Session) -> None:
             f"wrote {method} {_times(count)} without announcing listChanged for {LIST_CHANGED_OF[method]}",
             f'"listChanged": true in the {LIST_CHANGED_OF[method]} capability of its initialize result',
             show(announced),
+        )
+
+
+def _resource_updates(session: Session) -> None:
+    """CAP-RESOURCE-SUBSCRIBED: a resource-updated notification names a URI the client subscribed to
+    with resources/subscribe; one finding for the session, naming the URIs."""
+    subscribed = {
+        uri
+        for line in session.input
+        for message in line.messages
+        if isinstance(message, Request)
+        and message.method == "resources/subscribe"
+        and isinstance(uri := (message.params or {}).get("uri"), str)
+    }
+    stray = [
+        show(params.get("uri") if isinstance(params := value.get("params"), dict) else None)
+        for _, value in _in_session(session)
+        if "id" not in value
+        and value.get("method") == "notifications/resources/updated"
+        and not (isinstance(params := value.get("params"), dict) and params.get("uri") in subscribed)
+    ]
+    if stray:
+        session.find(
+            "CAP-RESOURCE-SUBSCRIBED",
+            None,
+            f"wrote notifications/resources/updated for {', '.join(stray)}, which the client never subscribed to",
+            "resource updates only for a URI the client's resources/subscribe named",
+            ", ".join(stray),
         )
 
 

@@ -9,7 +9,7 @@ later requests are judged.
 
 from __future__ import annotations
 
-from mcpref.fuzz.judge.modern import LEGACY_NAMES, UNSUPPORTED_PROTOCOL_VERSION, error_code, show
+from mcpref.fuzz.judge.modern import LEGACY_NAMES, LISTEN_FILTER_OF, UNSUPPORTED_PROTOCOL_VERSION, error_code, show
 from mcpref.fuzz.judge.reading import Request, initialize_params_problem
 from mcpref.fuzz.judge.session import Session, Target, answered, id_key, result_of
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, JsonObject, JsonValue, RequestId
@@ -129,8 +129,13 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
 def _before_initialize_answer(session: Session, index: int, request_id: RequestId) -> None:
     """LIFE-SERVER-EARLY: before its answer nothing is negotiated, so nothing but ping and logging is due."""
     answered_at = session.answered_at[id_key(request_id)]
-    # A modern server's requests before the legacy session opens are the modern era's (MOD-NO-SERVER-REQUESTS).
-    modern = {position for position, _ in session.server_requests} if session.modern.server.speaks else set()
+    # What a modern server writes before the legacy session opens is the modern era's to judge: its
+    # requests (MOD-NO-SERVER-REQUESTS) and its subscription notifications (MOD-LISTEN-ONLY).
+    modern = (
+        {position for position, value in session.server_messages if "id" in value or value.get("method") in LISTEN_FILTER_OF}
+        if session.modern.server.speaks
+        else set()
+    )
     early_methods = [
         show(value.get("method"))
         for position, value in session.server_messages

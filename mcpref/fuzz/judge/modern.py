@@ -9,9 +9,8 @@ since a legacy server may read them under legacy semantics (MOD-DUAL-ERA).
 For a modern server, ``ModernJudge.judge`` checks what the era adds to a request: its
 envelope (MOD-META-REQUIRED), its version (MOD-VERSION-UNSUPPORTED), the result type
 (MOD-RESULT-TYPE), discovery (MOD-DISCOVER), capabilities (MOD-CAP-REQUIRED), the cache
-fields (MOD-TOOLS-CACHE) and ``ping`` (MOD-PING-GONE); ``no_requests`` that the server wrote no
-request of its own (MOD-NO-SERVER-REQUESTS), and ``no_logs_unasked`` no log message that no
-request asked for (MOD-LOG-LEVEL). A request that a server could only
+fields (MOD-TOOLS-CACHE) and ``ping`` (MOD-PING-GONE); what the server writes unasked is
+``modern_initiative``'s. A request that a server could only
 have served with what an earlier request declared is a MOD-STATELESS finding. What a
 method's result must hold beyond that is judged by the caller, as for legacy requests.
 """
@@ -40,6 +39,13 @@ MAY_ASK: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
 # The client capability each kind of input request needs.
 INPUT_CAPABILITIES: Final = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
 CACHE_SCOPES: Final = frozenset({"public", "private"})
+# The notifications of a subscriptions/listen stream, each with the filter member that asks for it.
+LISTEN_FILTER_OF: Final = {
+    "notifications/tools/list_changed": "toolsListChanged",
+    "notifications/prompts/list_changed": "promptsListChanged",
+    "notifications/resources/list_changed": "resourcesListChanged",
+    "notifications/resources/updated": "resourceSubscriptions",
+}
 
 _CAPABILITY_PREFIXES = {
     "tools/": "tools",
@@ -58,12 +64,6 @@ def capability_of(method: str) -> str | None:
 
 
 Find = Callable[[str, int | None, str, str, str, bool | None], None]
-
-
-def _before(position: int, legacy_from: int | None) -> bool:
-    """Whether output line ``position`` comes before a legacy session opened at ``legacy_from``:
-    what a server that speaks the era writes there is the modern era's to judge."""
-    return legacy_from is None or position < legacy_from
 
 
 @dataclass
@@ -201,43 +201,6 @@ class ModernJudge:
             self.served = True
         self.declared |= set(envelope.capabilities)
         return done
-
-    def no_requests(self, requests: list[tuple[int, str]], legacy_from: int | None) -> None:
-        """MOD-NO-SERVER-REQUESTS: a server that speaks the era writes no request (``requests``:
-        output line and method) before a legacy session opens at output line ``legacy_from``;
-        what it needs from the client goes in an ``input_required`` result. One finding for the
-        session, naming every such request."""
-        methods = [method for position, method in requests if _before(position, legacy_from)]
-        if methods and self.server.speaks:
-            self.find(
-                "MOD-NO-SERVER-REQUESTS",
-                None,
-                f"wrote {len(methods)} JSON-RPC request(s) to stdout: " + ", ".join(methods),
-                "no request: input asked for in an input_required result",
-                ", ".join(methods),
-                None,
-            )
-
-    def no_logs_unasked(self, logs: list[int], asked_until: list[int | None], legacy_from: int | None) -> None:
-        """MOD-LOG-LEVEL: a server that speaks the era writes ``notifications/message`` (``logs``:
-        their output lines) only for a request whose ``_meta`` names a log level. On stdio a log
-        names no request: one is judged unasked only when no asking request was in progress, that
-        is when each had its answer written before it (``asked_until``: the output line of each
-        asking request's answer, None if none came). One finding for the session."""
-        unasked = [
-            position
-            for position in logs
-            if _before(position, legacy_from) and all(end is not None and end < position for end in asked_until)
-        ]
-        if unasked and self.server.speaks:
-            self.find(
-                "MOD-LOG-LEVEL",
-                None,
-                f"wrote {len(unasked)} notifications/message while no request asking for a log level was in progress",
-                "no log message but for a request with io.modelcontextprotocol/logLevel in its _meta, before its answer",
-                f"{len(unasked)} notifications/message",
-                None,
-            )
 
     def _has(self, method: str) -> bool:
         """Whether the server showed it has ``method``: discovery, or a method of an announced capability."""

@@ -23,7 +23,7 @@ How the oracle reads a session:
 Each rule family has its module: ``framing`` (FRAME-*, STDIO-*), ``refusable`` (lines readers
 may read otherwise), ``jsonrpc`` (RPC-*), ``answers`` (answers matched to what asked for them),
 ``lifecycle`` (LIFE-*), ``capabilities`` (CAP-*), ``tools`` (TOOLS-*), ``modern`` (MOD-*),
-``initiative`` (what the server writes unasked, PROGRESS-*), ``modern_session``
+``initiative`` and ``modern_initiative`` (what the server writes unasked in each era, PROGRESS-*), ``modern_session``
 (what a session's modern requests show together);
 ``where.where_judged`` finds the module and function that judge each rule ID.
 """
@@ -31,7 +31,7 @@ may read otherwise), ``jsonrpc`` (RPC-*), ``answers`` (answers matched to what a
 from __future__ import annotations
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.judge import answers, framing, initiative, jsonrpc, modern_session
+from mcpref.fuzz.judge import answers, framing, initiative, jsonrpc, modern_initiative, modern_session
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
 from mcpref.fuzz.judge.lines import has_false_line_end, only_cr_line_ends, split_lines
 from mcpref.fuzz.judge.session import Session, id_key
@@ -57,9 +57,7 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     framing.trailing_output(session)
     framing.liveness(session)
     session.survey()
-    session.modern.no_requests(session.server_requests, session.legacy_from)
-    asked_until = [session.answered_at.get(id_key(asker)) for asker in session.log_askers]
-    session.modern.no_logs_unasked(session.logs, asked_until, session.legacy_from)
+    modern_initiative.judge(session)
     for index, line in enumerate(session.input):
         jsonrpc.judge_line(session, index, line)
     initiative.judge(session)

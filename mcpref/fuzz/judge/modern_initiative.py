@@ -1,0 +1,115 @@
+"""What a server that speaks the modern era (2026-07-28) writes on its own initiative.
+
+In: a surveyed ``Session``: the server's own messages by output line, where a legacy session
+opened (``legacy_from``: from there on the legacy era's rules hold, MOD-DUAL-ERA), and the
+requests of the input. Out: one finding for the session per cause, and only for a server seen
+speaking the era:
+- ``no_requests``: no JSON-RPC request on stdout; input is asked for in an ``input_required``
+  result (MOD-NO-SERVER-REQUESTS);
+- ``no_logs_unasked``: no ``notifications/message`` but for a request whose ``_meta`` asked for
+  a log level, before its answer (MOD-LOG-LEVEL);
+- ``listen_only``: list-changed and resource-updated notifications only of a type that a
+  ``subscriptions/listen`` request of the input asked for (MOD-LISTEN-ONLY).
+"""
+
+from __future__ import annotations
+
+from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF
+from mcpref.fuzz.judge.reading import Request
+from mcpref.fuzz.judge.session import Session, id_key
+from mcpref.reference.messages import JsonObject
+
+# The filter members that ask for a type of notification as a whole (resource updates go by URI).
+_FILTER_NAMES = frozenset(LISTEN_FILTER_OF.values()) - {"resourceSubscriptions"}
+
+
+def judge(session: Session) -> None:
+    if session.modern.server.speaks:
+        no_requests(session)
+        no_logs_unasked(session)
+        listen_only(session)
+
+
+def _before_legacy(session: Session, position: int) -> bool:
+    """Whether output line ``position`` comes before the legacy session opened, if one did."""
+    return session.legacy_from is None or position < session.legacy_from
+
+
+def no_requests(session: Session) -> None:
+    """MOD-NO-SERVER-REQUESTS: the server writes no request; one finding naming every one."""
+    methods = [method for position, method in session.server_requests if _before_legacy(session, position)]
+    if methods:
+        session.find(
+            "MOD-NO-SERVER-REQUESTS",
+            None,
+            f"wrote {len(methods)} JSON-RPC request(s) to stdout: " + ", ".join(methods),
+            "no request: input asked for in an input_required result",
+            ", ".join(methods),
+        )
+
+
+def no_logs_unasked(session: Session) -> None:
+    """MOD-LOG-LEVEL: on stdio a log names no request, so one is judged unasked only when no asking
+    request was in progress: each had its answer written before it (or none was sent)."""
+    asked_until = [session.answered_at.get(id_key(asker)) for asker in session.log_askers]
+    unasked = [
+        position
+        for position in session.logs
+        if _before_legacy(session, position) and all(end is not None and end < position for end in asked_until)
+    ]
+    if unasked:
+        session.find(
+            "MOD-LOG-LEVEL",
+            None,
+            f"wrote {len(unasked)} notifications/message while no request asking for a log level was in progress",
+            "no log message but for a request with io.modelcontextprotocol/logLevel in its _meta, before its answer",
+            f"{len(unasked)} notifications/message",
+        )
+
+
+def listen_only(session: Session) -> None:
+    """MOD-LISTEN-ONLY: a notification of a subscriptions/listen stream is written only when a listen
+    request asked for its type (for a resource update, its URI); mcpref's cases send none."""
+    types, uris = _listened(session)
+    unasked = [
+        method
+        for position, value in session.server_messages
+        if "id" not in value
+        and isinstance(method := value.get("method"), str)
+        and method in LISTEN_FILTER_OF
+        and _before_legacy(session, position)
+        and not (LISTEN_FILTER_OF[method] in types or _updated_uri(value) in uris)
+    ]
+    if unasked:
+        session.find(
+            "MOD-LISTEN-ONLY",
+            None,
+            f"wrote {len(unasked)} notification(s) no subscriptions/listen asked for: " + ", ".join(unasked),
+            "list_changed and resources/updated only on a subscriptions/listen stream that asked for them",
+            ", ".join(unasked),
+        )
+
+
+def _listened(session: Session) -> tuple[set[str], set[str]]:
+    """What the input's subscriptions/listen requests asked for: the filter members set to true,
+    and the resource URIs of their ``resourceSubscriptions``."""
+    types: set[str] = set()
+    uris: set[str] = set()
+    for line in session.input:
+        for message in line.messages:
+            if not (isinstance(message, Request) and message.method == "subscriptions/listen"):
+                continue
+            wanted = (message.params or {}).get("notifications")
+            if isinstance(wanted, dict):
+                types.update(name for name, value in wanted.items() if value is True and name in _FILTER_NAMES)
+                resources = wanted.get("resourceSubscriptions")
+                if isinstance(resources, list):
+                    uris.update(uri for uri in resources if isinstance(uri, str))
+    return types, uris
+
+
+def _updated_uri(value: JsonObject) -> str | None:
+    """The URI of a resource-updated notification, if it names one."""
+    params = value.get("params")
+    uri = params.get("uri") if value.get("method") == "notifications/resources/updated" and isinstance(params, dict) else None
+    return uri if isinstance(uri, str) else None
