@@ -32,13 +32,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from comparison import check_seconds, compare
 from fieldlib import ROOT, RunResults
 from install import Install, install
 from report import write_report
-from reproducers import Finding, collect, replay, replay_all, replay_eof, save_reproducers
+from reproducers import Finding, collect, replay, replay_all, save_reproducers
 from runs import forget_probes, load_run, one_run, run_probes
 from state import State, kept_findings
 from targets import Target, selected
@@ -110,7 +109,6 @@ def arguments() -> argparse.ArgumentParser:
         help="run nothing: write the report again from the last state (.field/runs/state.json)",
     )  # fmt: skip
     parser.add_argument("--install-only", action="store_true", help="install the targets (--only), run nothing")
-    parser.add_argument("--replay-eof", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--replay-again", action="store_true", help="replay the saved findings again, then render")
     return parser
 
@@ -118,8 +116,6 @@ def arguments() -> argparse.ArgumentParser:
 def main() -> int:
     args = arguments().parse_args()
     sys.path.insert(0, str(ROOT))  # mcpref of this checkout, for the stages that import it
-    if args.replay_eof is not None:
-        return replay_eof(args.replay_eof)
     if args.render_only or args.replay_again:
         return rerender(args.only, args.replay_again)
     if args.reuse is not None:

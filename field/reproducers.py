@@ -3,9 +3,8 @@
 In: the first run's results (``fieldlib.RunResults``). Out: the findings (every fail and warn, one
 per target, era, rule and message), a reproducer file for each under ``docs/field-repro/<target>/``
 (gzip-compressed, ``.json.gz``, when a line of its input passes 64 KiB: ``mcpref replay`` reads
-either), and, on each finding, what replaying its reproducer showed. A scenario that ends by
-closing stdin, which ``mcpref replay`` cannot do, is replayed by ``replay_eof`` (``make_field.py
---replay-eof FILE``).
+either), and, on each finding, what ``mcpref replay`` of its reproducer showed (a scenario that
+ends by closing stdin is replayed so: its reproducer says ``"eof": true``).
 
 mcpref's modules are imported inside the functions that need them: the script's other modes
 need nothing but the standard library.
@@ -18,12 +17,11 @@ import gzip
 import json
 import re
 import shutil
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fieldlib import ERAS, MCPREF, PROFILES, PYTHON, REPRO, ROOT, Json, RunResults
+from fieldlib import ERAS, MCPREF, PROFILES, REPRO, ROOT, Json, RunResults
 from isolation import isolated
 from targets import Target
 
@@ -65,7 +63,7 @@ def collect(targets: list[Target], results: RunResults) -> list[Finding]:
 
     scenarios = {era: {s.name: s for s in BY_ERA[Era(era if era == "legacy" else "modern")]} for era in ERAS}
     # One finding per target, era, rule and message: the same divergence seen in several scenarios is
-    # one entry, shown with its first probed scenario (replay can run it) and naming the others.
+    # one entry, shown with its first probed scenario (the one closest to a campaign's) and naming the others.
     findings: dict[tuple[str, ...], Finding] = {}
     for target in targets:
         result = results[target.label]
@@ -154,17 +152,11 @@ def save_reproducers(targets: list[Target], results: RunResults, findings: list[
             scenario = {s.name: s for s in BY_ERA[era]}[finding.scenario]
             # The profile in which it fails, if one does: replay exits 1 then.
             profile = Profile.SPEC if finding.statuses.get("spec") == "fail" else Profile.STRICT
+            case = scenario.case
             document = json.loads(
-                reproducer_json(
-                    finding.rule, profile, target.argv, list(scenario.case.chunks), scenario.case.settle, era
-                )
+                reproducer_json(finding.rule, profile, target.argv, case.chunks, case.settle, era, eof=case.eof)
             )
             document["scenario"] = scenario.name
-            if scenario.eof:
-                document["note"] = (
-                    "the scenario ends by closing stdin; mcpref replay probes instead: "
-                    "field/make_field.py --replay-eof FILE, or mcpref check, shows it"
-                )
             stem = f"{finding.era}-{finding.rule}-{slug(finding.scenario)}"
             number = 2
             while taken(folder, stem):  # two findings of one rule in one scenario (another message)
@@ -182,15 +174,11 @@ def save_reproducers(targets: list[Target], results: RunResults, findings: list[
 
 
 def replay(finding: Finding) -> None:
-    """Whether the saved case still shows the rule broken: ``mcpref replay``, or the EOF replay here."""
+    """Whether the saved case still shows the rule broken, by ``mcpref replay``."""
     assert finding.reproducer is not None, "save_reproducers() saves one for every finding"
-    if finding.eof:
-        argv = [PYTHON, str(ENTRY_POINT), "--replay-eof", finding.reproducer]
-    else:
-        argv = [*MCPREF, "replay", finding.reproducer]
-    done, _ = isolated(argv, timeout=300)
+    done, _ = isolated([*MCPREF, "replay", finding.reproducer], timeout=300)
     seen = re.findall(r"^(fail|warn) ([A-Z0-9-]+):", done.stdout, re.MULTILINE)
-    how = "EOF replay" if finding.eof else "mcpref replay"
+    how = "mcpref replay"
     mine = [status for status, rule in seen if rule == finding.rule]
     others = ", ".join(f"{status} {rule}" for status, rule in seen if rule != finding.rule)
     if mine:
@@ -205,38 +193,3 @@ def replay_all(findings: list[Finding]) -> None:
     print(f"make field: replaying {len(findings)} reproducers, {REPLAYS} at a time", flush=True)
     with ThreadPoolExecutor(REPLAYS) as pool:  # each replay is a process of its own
         list(pool.map(replay, findings))
-
-
-def replay_eof(path: Path) -> int:
-    """Run a saved EOF scenario as ``mcpref check`` runs it (closing stdin at the end), print its findings."""
-    from mcpref.fuzz.drive.target import Timing
-    from mcpref.fuzz.generate.corpus import Scenario
-    from mcpref.fuzz.generate.strategies import Case
-    from mcpref.fuzz.integrate.check import run_scenario
-    from mcpref.fuzz.judge.oracle import Profile, Status
-    from mcpref.reference.versions import Era
-
-    document = read_document(path)
-    chunks = tuple(base64.b64decode(chunk) for chunk in document["chunks"])
-    stream = b"".join(chunks)
-    cuts: list[int] = []
-    offset = 0
-    for chunk in chunks[:-1]:
-        offset += len(chunk)
-        cuts.append(offset)
-    lines = tuple(re.findall(rb"[^\n]*\n|[^\n]+$", stream))
-    case = Case(lines, tuple(cuts), float(document["settle"]))
-    if case.chunks != chunks:
-        print("make field: the chunks could not be rebuilt", file=sys.stderr)
-        return 2
-    scenario = Scenario(
-        str(document.get("scenario", "replay")), (str(document["rule"]),), case, True, Era(document["era"])
-    )
-    run, findings = run_scenario(scenario, list(document["command"]), Timing())
-    profile = Profile(document["profile"])
-    for line in run.observation.output:
-        print("<- " + line.decode("utf-8", "backslashreplace"))
-    print(f"exit status: {run.exit_status}")
-    for finding in findings:
-        print(f"{finding.status(profile).value} {finding.rule}: {finding.message} (expected {finding.expected})")
-    return 1 if any(f.status(profile) is Status.FAIL for f in findings) else 0

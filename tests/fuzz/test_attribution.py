@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign.runner import defanged, relabel_carried_state, relabel_false_line_ends
+from mcpref.fuzz.campaign.runner import chunking_finding, defanged, relabel_carried_state, relabel_false_line_ends
+from mcpref.fuzz.drive.target import Timing
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile
 
@@ -85,3 +86,24 @@ def test_check_names_the_missing_envelope_not_carried_state() -> None:
         statuses = {row["id"]: row["status"] for row in json.loads(done.stdout)["rules"]}
         assert statuses[failing] == "fail", (name, statuses)
         assert never is None or statuses[never] != "fail", (name, statuses)
+
+
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT", "STDIO-EOF-DRAIN")
+def test_a_case_that_closes_stdin_is_recut_without_a_pause_before_the_end() -> None:
+    # One line a write pauses after each, the last too: stdin would close only once work in flight
+    # could end, so a drop at EOF would pass for a matter of cutting.
+    lines = (b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n', b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+    dropped = Finding("STDIO-EOF-DRAIN", False, 1, "no answer before the exit that followed EOF", "an answer", "nothing")
+    tried: list[tuple[Case, float]] = []
+
+    def execute(case: Case, timing: Timing) -> list[Finding]:
+        tried.append((case, timing.pause))
+        return [dropped] if case.cuts == (3,) or case.cuts == () else []
+
+    for eof in (True, False):
+        tried.clear()
+        case = Case(lines, (3,), eof=eof)
+        found = chunking_finding(dropped, case, execute, Timing(), Profile.STRICT)
+        assert [recut.cuts for recut, _ in tried] == ([()] if eof else [(), (len(lines[0]),)])
+        assert all(recut.eof is eof for recut, _ in tried)
+        assert (found is None) is eof

@@ -80,6 +80,26 @@ def test_each_commands_help_shows_the_target_the_profiles_and_the_exit_statuses(
         assert "without --, the bundled reference server" in text
 
 
+@pytest.mark.spec("STDIO-EOF-DRAIN")
+def test_replay_ends_a_case_that_closed_stdin_by_closing_stdin(tmp_path: Path) -> None:
+    (scenario,) = [s for s in SCENARIOS if s.name == "EOF with work in flight"]
+    case, drops = scenario.case, [sys.executable, str(ROOT / "examples" / "buggy" / "drops_at_eof.py")]
+    saved = tmp_path / "eof.json"
+    saved.write_text(reproducer_json("STDIO-EOF-DRAIN", Profile.STRICT, drops, case.chunks, case.settle, eof=case.eof))
+    assert json.loads(saved.read_text())["eof"] is True
+    replayed = mcpref("replay", str(saved))
+    assert replayed.returncode == 1 and "fail STDIO-EOF-DRAIN:" in replayed.stdout, replayed.stdout
+    assert mcpref("replay", str(saved), "--", sys.executable, "-m", "mcpref.reference").returncode == 0
+    # The same bytes probed instead: the server is alive and answers, nothing is owed at an end.
+    probed = tmp_path / "probed.json"
+    probed.write_text(reproducer_json("STDIO-EOF-DRAIN", Profile.STRICT, drops, case.chunks, case.settle))
+    assert "STDIO-EOF-DRAIN" not in mcpref("replay", str(probed)).stdout
+    broken = json.loads(saved.read_text()) | {"eof": "yes"}
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    refused = mcpref("replay", str(tmp_path / "broken.json"))
+    assert refused.returncode == 2 and "eof must be true or false" in refused.stderr
+
+
 def test_replay_reruns_a_saved_case_and_refuses_a_hostile_file(tmp_path: Path) -> None:
     stream = encode(request(1, "ping")) + b"pas du json\n"
     saved = tmp_path / "case.json"

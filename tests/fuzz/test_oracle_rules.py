@@ -16,7 +16,7 @@ from test_oracle import HANDSHAKE, INIT_RESULT, _judge, reference_observation, r
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import SENTINEL_ID, SENTINEL_IDS
 from mcpref.fuzz.generate.strategies import Case, JsonDict, encode, initialize, notification, request
-from mcpref.fuzz.judge.oracle import Finding, Profile, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge, judge_exit
 from mcpref.fuzz.judge.tools import _checkable
 from mcpref.fuzz.judge.where import where_judged
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
@@ -1278,6 +1278,15 @@ def test_a_cancelled_long_line_may_stay_unanswered() -> None:
     padded = call(1, "echo", {"text": "x" * 70_000})
     cancel = encode(notification("notifications/cancelled", {"requestId": 1}))
     assert verdict(_judge([*lines, padded, cancel], [init])) == NONE
+
+
+@pytest.mark.spec("STDIO-EOF-DRAIN")
+def test_a_server_whose_stdin_closed_exits_with_status_0() -> None:
+    ended = Observation((), eof=True)
+    assert judge_exit(ended, 0) == [] and judge_exit(Observation(()), 1) == []  # probed: the exit is no matter
+    (failed,) = judge_exit(ended, 3)
+    assert (failed.rule, failed.mandatory, failed.actual) == ("STDIO-EOF-DRAIN", False, "3")
+    assert [f.rule for f in judge_exit(ended, None)] == ["STDIO-EOF-DRAIN"]  # still running when the case ended
 
 
 @pytest.mark.spec("FRAME-EOF-PARTIAL", "STDIO-EOF-DRAIN")

@@ -206,15 +206,11 @@ def check_reproducers(
                 if rule["statuses"][peer.label] != "fail" or key in saved:
                     continue
                 names = [f["scenario"] for f in rule["findings"][peer.label] if f["status"] == "fail"]
-                probed = [name for name in names if not by_name[name].eof]
-                scenario = by_name[(probed or names)[0]]
-                text = reproducer_json(rule["id"], profile, peer.argv, scenario.case.chunks, scenario.case.settle, era)
+                scenario = by_name[names[0]]
+                case = scenario.case
+                text = reproducer_json(rule["id"], profile, peer.argv, case.chunks, case.settle, era, eof=case.eof)
                 document = json.loads(text)
                 document["scenario"] = scenario.name
-                if scenario.eof:
-                    document["note"] = (
-                        "the scenario ends by closing stdin; mcpref replay probes instead: use mcpref check"
-                    )
                 saved[key] = save_reproducer(document, peer, f"{'modern-' if modern else ''}{rule['id']}.json")
     return saved
 
@@ -230,10 +226,8 @@ def fuzz_reproducers(peer: Peer, report: dict[str, Any], modern: bool = False) -
     return saved
 
 
-def replays(path: str, peer: Peer) -> bool | None:
-    """Whether ``mcpref replay`` still sees the saved case fail (exit 1); None for an end-of-input case."""
-    if "note" in load_reproducer(DOCS / path):
-        return None
+def replays(path: str, peer: Peer) -> bool:
+    """Whether ``mcpref replay`` still sees the saved case fail (exit 1)."""
     return mcpref("replay", str(DOCS / path), "--", *peer.argv, timeout=120).returncode == 1
 
 
@@ -266,7 +260,7 @@ def render(
     fuzzed: dict[str, dict[str, Any]],
     check_links: dict[tuple[str, str], str],
     fuzz_links: dict[tuple[str, str], str],
-    replayed: dict[str, bool | None],
+    replayed: dict[str, bool],
     versions: dict[str, str],
     budget: float,
     seed: int,
@@ -367,7 +361,7 @@ def finding_lines(
     peers: list[Peer],
     check_links: dict[tuple[str, str], str],
     fuzz_links: dict[tuple[str, str], str],
-    replayed: dict[str, bool | None],
+    replayed: dict[str, bool],
     heading: str,
     explain: Callable[[str, list[str]], list[str]],
 ) -> list[str]:
@@ -416,7 +410,7 @@ def finding_lines(
     return out
 
 
-def render_modern(modern: dict[str, Any], replayed: dict[str, bool | None], budget: float, seed: int) -> str:
+def render_modern(modern: dict[str, Any], replayed: dict[str, bool], budget: float, seed: int) -> str:
     """The page of the modern era: its columns, its matrices, its campaigns and its findings."""
     spec, strict, fuzzed = modern["spec"], modern["strict"], modern["fuzzed"]
     check_links, fuzz_links = modern["check_links"], modern["fuzz_links"]
@@ -498,10 +492,10 @@ def render_modern(modern: dict[str, Any], replayed: dict[str, bool | None], budg
     return "\n".join(out).rstrip() + "\n"
 
 
-def confirmed(replayed: dict[str, bool | None], link: str) -> str:
+def confirmed(replayed: dict[str, bool], link: str) -> str:
     verdict = replayed.get(link)
     if verdict is None:
-        return " (It ends by closing stdin: `mcpref check` shows it, `mcpref replay` cannot.)"
+        return ""
     return " `mcpref replay` confirms it." if verdict else " (`mcpref replay` did not reproduce it: timing-dependent.)"
 
 

@@ -53,7 +53,16 @@ from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Session, Timing, r
 from mcpref.fuzz.generate.campaign_cases import campaign_cases
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.modern import own_rule
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, has_false_line_end, id_key, judge, only_cr_line_ends
+from mcpref.fuzz.judge.oracle import (
+    Finding,
+    Profile,
+    Status,
+    has_false_line_end,
+    id_key,
+    judge,
+    judge_exit,
+    only_cr_line_ends,
+)
 from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
 from mcpref.reference.messages import RequestId
 from mcpref.reference.versions import BY_NAME, Era
@@ -359,7 +368,9 @@ class Campaign:
 
     def _run_fresh(self, case: Case, timing: Timing) -> tuple[Run, list[Finding]]:
         started = time.monotonic()
-        run = run_case(self.argv, case.chunks, timing, settle=case.settle, process=self._spare(), era=self.era)
+        run = run_case(
+            self.argv, case.chunks, timing, settle=case.settle, eof=case.eof, process=self._spare(), era=self.era
+        )
         spent = time.monotonic() - started
         self.stats.target_seconds += spent
         self.stats.fresh_seconds += spent
@@ -369,7 +380,7 @@ class Campaign:
 
     def _judge(self, case: Case, run: Run) -> list[Finding]:
         started = time.monotonic()
-        findings = judge(case.stream, run.observation)
+        findings = [*judge(case.stream, run.observation), *judge_exit(run.observation, run.exit_status)]
         self.stats.oracle_seconds += time.monotonic() - started
         return findings
 
@@ -632,7 +643,7 @@ def defanged(case: Case) -> Case:
         for raw, escaped in _FALSE_LINE_ENDS_IN_STRINGS.items():
             text = text.replace(raw, escaped)
         lines.append(text.encode("utf-8", "surrogateescape"))
-    return Case(tuple(lines), (), case.settle)
+    return replace(case, lines=tuple(lines), cuts=())
 
 
 def chunking_finding(
@@ -647,11 +658,13 @@ def chunking_finding(
     if len(case.chunks) < 2 and len(case.lines) < 2:
         return None
     offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
-    # A long pause keeps one line per read even on a loaded machine.
-    for cuts, pause in (((), timing.pause), (offsets, max(timing.pause, 0.2))):
+    # A long pause keeps one line per read even on a loaded machine. Not before stdin closes: a
+    # pause there lets work in flight end before EOF, which is no matter of cutting.
+    one_line_a_write = () if case.eof else ((offsets, max(timing.pause, 0.2)),)
+    for cuts, pause in (((), timing.pause), *one_line_a_write):
         if cuts == case.cuts:
             continue
-        findings = execute(Case(case.lines, cuts, case.settle), replace(timing, pause=pause))
+        findings = execute(replace(case, cuts=cuts), replace(timing, pause=pause))
         if finding.rule not in {f.rule for f in _failing(findings, profile)}:
             return Finding(
                 "FRAME-CHUNK-INVARIANT",
@@ -681,7 +694,7 @@ def relabel_false_line_ends(
     Returns ``findings`` itself when nothing is relabelled.
     """
     lost = [f for f in _failing(findings, profile) if f.rule in _LOST]
-    if not lost or defanged(case) == Case(case.lines, (), case.settle):
+    if not lost or defanged(case) == replace(case, cuts=()):
         return findings
     defanged_findings, defanged_output = execute(defanged(case))
     if defanged_output == output or any(f.rule in _LOST for f in _failing(defanged_findings, profile)):

@@ -18,8 +18,12 @@ class Scenario:
     name: str
     rules: tuple[str, ...]
     case: Case
-    eof: bool = False  # end by closing stdin instead of probing
     era: Era = Era.LEGACY  # the era of the probe, and of the corpus the scenario belongs to
+
+    @property
+    def eof(self) -> bool:
+        """Whether the scenario ends by closing stdin instead of probing."""
+        return self.case.eof
 
 
 def lines(*messages: object) -> tuple[bytes, ...]:
@@ -49,7 +53,7 @@ def scenario(
     head = b"".join(lines[:2])
     if not cuts and len(lines) > 2 and head in KEPT_HEADS:
         cuts = (len(head),)
-    return Scenario(name, rules, Case(tuple(lines), cuts, settle), eof, era)
+    return Scenario(name, rules, Case(tuple(lines), cuts, settle, eof), era)
 
 
 def call(request_id: object, name: object, arguments: object = None, progress: object = None) -> dict[str, object]:

@@ -32,6 +32,7 @@ class Case:
     lines: tuple[bytes, ...]
     cuts: tuple[int, ...] = ()
     settle: float = 0.0  # extra seconds to wait for tools that answer late
+    eof: bool = False  # the case ends by closing stdin and waiting for the exit, instead of probing
 
     # Computed once a case: a case runs and is judged several times, and its lines may
     # be megabytes long.
@@ -54,9 +55,10 @@ class Case:
         """The plain handshake this case starts with when a cut follows it, else None.
 
         Such a case can run in a process kept from an earlier one (``fuzz.target.Session``):
-        its body reaches the target as the same chunks either way.
+        its body reaches the target as the same chunks either way. One that ends by closing stdin
+        ends its process: it runs in a fresh one.
         """
-        return self.opening_chunk(PLAIN_HANDSHAKES)
+        return None if self.eof else self.opening_chunk(PLAIN_HANDSHAKES)
 
     def opening_chunk(self, handshakes: frozenset[bytes]) -> bytes | None:
         """The case's first two lines when they are one of ``handshakes`` and its first chunk."""

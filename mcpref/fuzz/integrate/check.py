@@ -32,7 +32,7 @@ from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.modern import speaks_modern
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_exit
 from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES
@@ -47,7 +47,7 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     """Run ``scenario`` in a fresh process and judge it: the verdict's own run."""
 
     def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
-        run = run_case(command, case.chunks, timing, settle=case.settle, eof=scenario.eof, era=scenario.era)
+        run = run_case(command, case.chunks, timing, settle=case.settle, eof=case.eof, era=scenario.era)
         return judge(case.stream, run.observation), run.observation.output
 
     run = run_case(
@@ -63,13 +63,7 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     if "FRAME-LF-ONLY" in scenario.rules:
         findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
     findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
-    if scenario.eof and run.exit_status != 0:
-        findings.append(
-            Finding(
-                "STDIO-EOF-DRAIN", False, None, "did not exit 0 after stdin EOF", "exit status 0", str(run.exit_status)
-            )
-        )
-    return run, findings
+    return run, [*findings, *judge_exit(run.observation, run.exit_status)]
 
 
 def _shell(command: list[str], scenario: Scenario) -> str | None:

@@ -55,7 +55,7 @@ from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.integrate import check, selection
 from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import merge as merge_command
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_exit
 from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
@@ -413,14 +413,14 @@ def _case_of(reproducer: Reproducer) -> Case:
     stream = b"".join(reproducer.chunks)
     lines = re.findall(rb"[^\n]*\n|[^\n]+\Z", stream)  # at LF only: a raw CR is what is judged
     cuts = tuple(itertools.accumulate(len(chunk) for chunk in reproducer.chunks[:-1]))
-    return Case(tuple(lines), cuts, reproducer.settle)
+    return Case(tuple(lines), cuts, reproducer.settle, reproducer.eof)
 
 
 def _judged(
     argv: list[str], timing: Timing, reproducer: Reproducer
 ) -> Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]:
     def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
-        run = run_case(argv, case.chunks, timing, settle=case.settle, era=reproducer.era)
+        run = run_case(argv, case.chunks, timing, settle=case.settle, eof=case.eof, era=reproducer.era)
         return judge(case.stream, run.observation), run.observation.output
 
     return execute
@@ -430,8 +430,8 @@ def _chunked(
     findings: list[Finding], case: Case, argv: list[str], timing: Timing, reproducer: Reproducer
 ) -> list[Finding]:
     def execute(recut: Case, recut_timing: Timing) -> list[Finding]:
-        run = run_case(argv, recut.chunks, recut_timing, settle=recut.settle, era=reproducer.era)
-        return judge(recut.stream, run.observation)
+        run = run_case(argv, recut.chunks, recut_timing, settle=recut.settle, eof=recut.eof, era=reproducer.era)
+        return [*judge(recut.stream, run.observation), *judge_exit(run.observation, run.exit_status)]
 
     for finding in findings:
         if finding.status(reproducer.profile) is Status.FAIL:
@@ -452,9 +452,15 @@ def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing)
             print(f"mcpref: the command was recorded in {reproducer.directory}, which cannot be entered here "
                   f"({exc.strerror}): it runs in the current folder", file=sys.stderr)  # fmt: skip
     run = run_case(
-        argv, reproducer.chunks, timing, settle=reproducer.settle, record=args.transcript, era=reproducer.era
+        argv,
+        reproducer.chunks,
+        timing,
+        settle=reproducer.settle,
+        eof=reproducer.eof,
+        record=args.transcript,
+        era=reproducer.era,
     )
-    findings = judge(b"".join(reproducer.chunks), run.observation)
+    findings = [*judge(b"".join(reproducer.chunks), run.observation), *judge_exit(run.observation, run.exit_status)]
     if reproducer.rule == "FRAME-LF-ONLY":
         # As check and fuzz filed it: answers lost only with the raw line separators in place.
         execute = _judged(argv, timing, reproducer)

@@ -43,6 +43,7 @@ __all__ = [
     "has_false_line_end",
     "id_key",
     "judge",
+    "judge_exit",
     "only_cr_line_ends",
     "split_lines",
 ]
@@ -67,3 +68,11 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     answers.leftovers(session)
     framing.partial_line_judged(session)
     return session.findings
+
+
+def judge_exit(observation: Observation, exit_status: int | None) -> list[Finding]:
+    """STDIO-EOF-DRAIN beyond the output: a server whose stdin was closed ends with status 0 (a
+    non-zero one is an error exit, not the clean end the transport describes)."""
+    if observation.eof and exit_status != 0:
+        return [Finding("STDIO-EOF-DRAIN", False, None, "did not exit 0 after stdin EOF", "exit status 0", str(exit_status))]
+    return []

@@ -43,13 +43,16 @@ def reproducer_path(failure: Failure, setting: Setting) -> Path:
 
 
 def _shell(failure: Failure, setting: Setting) -> str | None:
-    return None if failure.needs_timing else shell_line(setting.command, failure.case.stream, era=setting.era)
+    case = failure.case
+    return None if failure.needs_timing else shell_line(setting.command, case.stream, probed=not case.eof, era=setting.era)
 
 
 def save_reproducers(outcome: Outcome, setting: Setting) -> None:
     for failure in kept(outcome):
         case, seen = failure.case, finding_json(failure.finding, setting.profile)
-        document = reproducer_json(failure.rule, setting.profile, setting.command, case.chunks, case.settle, setting.era, seen)
+        document = reproducer_json(
+            failure.rule, setting.profile, setting.command, case.chunks, case.settle, setting.era, seen, eof=case.eof
+        )
         write_atomic(reproducer_path(failure, setting), document)
 
 

@@ -104,6 +104,8 @@ def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profil
             scenario = BY_NAME[str(finding["scenario"])]
             case = scenario.case
             path = folder / f"{row['id']}-{index}.json"
-            document = reproducer_json(str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era, finding)
+            document = reproducer_json(
+                str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era, finding, eof=case.eof
+            )
             write_atomic(path, document)
             finding["reproducer"] = f"mcpref replay --transcript {path}"

@@ -57,7 +57,8 @@ def _reproducer_link(rule: str, profile: Profile, argv: list[str], scenario_name
             f"<p>The case is {len(scenario.case.stream):,} bytes, too large to carry here: "
             f"<code>mcpref check --json</code> runs it again (scenario <i>{_e(scenario_name)}</i>).</p>"
         )
-    document = reproducer_json(rule, profile, argv, scenario.case.chunks, scenario.case.settle, scenario.era)
+    case = scenario.case
+    document = reproducer_json(rule, profile, argv, case.chunks, case.settle, scenario.era, eof=case.eof)
     href = "data:application/json;base64," + base64.b64encode(document.encode()).decode("ascii")
     name = f"{rule}.json"
     return (

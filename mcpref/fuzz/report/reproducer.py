@@ -42,6 +42,7 @@ class Reproducer:
     settle: float
     era: Era = Era.LEGACY  # which liveness probe follows the case
     directory: str | None = None  # where the command ran: a relative path in it means something there
+    eof: bool = False  # the case ends by closing stdin (and no probe follows it)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -205,6 +206,8 @@ def reproducer_json(
     settle: float,
     era: Era = Era.LEGACY,
     finding: Mapping[str, object] | None = None,
+    *,
+    eof: bool = False,
 ) -> str:
     """A reproducer file; with ``finding`` (as ``finding_json`` gives it), what was seen when it was
     saved, which ``explain`` reads."""
@@ -216,6 +219,7 @@ def reproducer_json(
         "chunks": [base64.b64encode(chunk).decode("ascii") for chunk in chunks],
         "settle": settle,
         "era": era.value,
+        "eof": eof,
         "directory": os.getcwd(),
         "preview": [chunk.decode("utf-8", "backslashreplace")[:200] for chunk in chunks],
     }
@@ -245,7 +249,7 @@ def load_reproducer(path: Path) -> Reproducer:
     rule, profile, argv = document.get("rule"), document.get("profile"), document.get("command")
     chunks, settle = document.get("chunks"), document.get("settle", 0.0)
     era = document.get("era", Era.LEGACY.value)
-    directory = document.get("directory")
+    directory, eof = document.get("directory"), document.get("eof", False)
     if not isinstance(rule, str) or profile not in {p.value for p in Profile}:
         raise ReproducerError(f"{path}: rule and profile are missing or malformed")
     if not isinstance(argv, list) or not argv or not all(isinstance(word, str) for word in argv):
@@ -258,8 +262,10 @@ def load_reproducer(path: Path) -> Reproducer:
         raise ReproducerError(f"{path}: era must be one of {', '.join(e.value for e in Era)}")
     if directory is not None and not isinstance(directory, str):
         raise ReproducerError(f"{path}: directory must be a string")
+    if not isinstance(eof, bool):
+        raise ReproducerError(f"{path}: eof must be true or false")
     try:
         decoded = [base64.b64decode(chunk, validate=True) for chunk in chunks]
     except ValueError:
         raise ReproducerError(f"{path}: a chunk is not valid base64") from None
-    return Reproducer(rule, Profile(profile), argv, decoded, float(settle), Era(era), directory)
+    return Reproducer(rule, Profile(profile), argv, decoded, float(settle), Era(era), directory, eof)
