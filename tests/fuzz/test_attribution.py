@@ -10,8 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign.runner import chunking_finding, defanged, relabel_carried_state, relabel_false_line_ends
-from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.campaign.runner import (
+    ATTRIBUTION_LIMIT,
+    ATTRIBUTION_SECONDS,
+    Failure,
+    attribution_seconds,
+    chunking_finding,
+    defanged,
+    relabel_carried_state,
+    relabel_false_line_ends,
+)
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.target import Run, Timing
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile
 
@@ -107,3 +117,18 @@ def test_a_case_that_closes_stdin_is_recut_without_a_pause_before_the_end() -> N
         assert [recut.cuts for recut, _ in tried] == ([()] if eof else [(), (len(lines[0]),)])
         assert all(recut.eof is eof for recut, _ in tried)
         assert (found is None) is eof
+
+
+@pytest.mark.spec("FRAME-LF-ONLY", "FRAME-CHUNK-INVARIANT")
+def test_a_slow_target_that_answered_gets_the_time_its_re_runs_need_to_attribute_a_failure() -> None:
+    # The C# SDK server takes seconds an answer: 5 s for all re-runs left a lost answer under
+    # RPC-ONE-ANSWER, where one re-run with its raw CR made a space showed FRAME-LF-ONLY.
+    def failure(seconds: float, survived: bool = True) -> Failure:
+        run = Run(Observation((), survived=survived), 0, b"", (), (), seconds)
+        return Failure("RPC-ONE-ANSWER", Case((b"x\n",)), run, [LOST])
+
+    assert attribution_seconds([]) == ATTRIBUTION_SECONDS
+    assert attribution_seconds([failure(0.2), failure(0.3)]) == ATTRIBUTION_SECONDS
+    assert attribution_seconds([failure(7.0)]) == 21.0
+    assert attribution_seconds([failure(7.0), failure(9.0, survived=False)]) == 21.0  # a dead target's runs do not count
+    assert attribution_seconds([failure(30.0)]) == ATTRIBUTION_LIMIT

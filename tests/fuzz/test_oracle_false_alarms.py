@@ -270,3 +270,55 @@ def test_the_own_rule_of_a_modern_request_is_what_its_envelope_lacks() -> None:
         "MOD-VERSION-UNSUPPORTED"
     )
     assert own_rule(sent({**versioned, "io.modelcontextprotocol/protocolVersion": "2026-07-28"})) == "MOD-CAP-REQUIRED"
+
+
+# Seen in the field run of twelve servers (docs/field-report.md, the triage's oracle errors).
+
+
+def error_answer(request_id: object, code: int, message: str = "refused") -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}).encode()
+
+
+@pytest.mark.spec("RPC-CANCEL", "CAP-ANNOUNCED-METHODS")
+def test_an_answer_to_a_cancelled_request_is_not_judged_for_its_content() -> None:
+    # The Go SDK answers a cancelled tools/list with code 0 "context canceled": the interrupted work's
+    # answer, allowed as silence is; tools/list itself was never seen to fail.
+    listed = b'{"jsonrpc":"2.0","id":4,"method":"tools/list"}\n'
+    cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}\n'
+    assert _judge([*HANDSHAKE, listed, cancel], [INIT_RESULT, error_answer(4, 0, "context canceled")]) == []
+    assert rules(_judge([*HANDSHAKE, listed], [INIT_RESULT, error_answer(4, 0, "context canceled")])) != set()
+    # Answered twice, cancelled or not, is one answer too many.
+    twice = [INIT_RESULT, error_answer(4, 0), error_answer(4, 0)]
+    assert rules(_judge([*HANDSHAKE, listed, cancel], twice)) == {"RPC-ONE-ANSWER"}
+
+
+@pytest.mark.spec("RPC-JSON-LIMITS", "RPC-ONE-ANSWER", "STDIO-SURVIVE")
+def test_an_id_rounded_to_a_double_by_a_server_that_then_died_is_no_unasked_answer() -> None:
+    ping = b'{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\n'
+    rounded = b'{"jsonrpc":"2.0","id":9007199254740992,"result":{}}'
+    findings = _judge([*HANDSHAKE, ping, b'{"x":"\x0b"}\n'], [INIT_RESULT, rounded], survived=False)
+    assert {f.rule for f in findings} == {"RPC-JSON-LIMITS", "STDIO-SURVIVE"}
+    assert rules(findings) == {"STDIO-SURVIVE"}
+
+
+@pytest.mark.spec("RPC-ID-ECHO", "RPC-JSON-LIMITS")
+def test_an_id_saturated_at_64_bits_is_named_as_such_not_as_silence() -> None:
+    ping = b'{"jsonrpc":"2.0","id":1000000000000000000000000000000,"method":"ping"}\n'
+    saturated = b'{"jsonrpc":"2.0","id":-9223372036854775808,"result":{}}'
+    (finding,) = _judge([*HANDSHAKE, ping], [INIT_RESULT, saturated])
+    assert (finding.rule, finding.mandatory) == ("RPC-ID-ECHO", True)
+    assert finding.message == "answered with id -9223372036854775808 for id 1000000000000000000000000000000"
+
+
+@pytest.mark.spec("RPC-JSON-LIMITS", "LIFE-PING")
+def test_a_line_with_a_lone_surrogate_may_be_refused_under_its_own_id_with_any_error() -> None:
+    ping = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\\ud800"}}\n'
+    findings = _judge([*HANDSHAKE, ping], [INIT_RESULT, error_answer(1, -32603, "An error occurred.")])
+    assert [(f.rule, f.mandatory) for f in findings] == [("RPC-JSON-LIMITS", False)]
+    assert findings[0].message.startswith("refused with -32603: a line past some parsers' limits")
+    # Without the surrogate, the same refusal of a ping is the ping's own failure.
+    plain = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"a"}}\n'
+    assert rules(_judge([*HANDSHAKE, plain], [INIT_RESULT, error_answer(1, -32603)])) == {"LIFE-PING"}
+    # An error that is due anyway draws no warning: an unknown method, surrogate or not.
+    unknown = b'{"jsonrpc":"2.0","id":1,"method":"bogus/x","params":{"x":"\\ud800"}}\n'
+    assert _judge([*HANDSHAKE, unknown], [INIT_RESULT, error_answer(1, -32601)]) == []

@@ -350,3 +350,32 @@ def test_a_log_message_no_modern_request_asked_for_fails_once() -> None:
     listed = result(2, typed(tools=[], ttlMs=0, cacheScope="private"))
     assert verdict([asking, unasked], [log.rstrip(b"\n"), served, listed]) == set()  # maybe the call's
     assert verdict([asking, unasked], [served, log.rstrip(b"\n"), listed]) == {"MOD-LOG-LEVEL"}
+
+
+@pytest.mark.spec("MOD-META-REQUIRED", "LIFE-PRE-INIT-REFUSED")
+def test_a_request_naming_no_version_refused_with_any_code_may_be_a_legacy_one_refused_early() -> None:
+    # The Go SDK refuses it with code 0 "invalid during session initialization": a legacy request
+    # before initialize, as the reference itself reads it (-32600).
+    stringly = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"_meta": "2026-07-28", "name": "echo"}}
+    for code in (0, -32600, -32603):
+        assert verdict([modern(0, "server/discover"), stringly], [result(0, DISCOVERED), error(1, code)]) == set()
+    assert verdict([modern(0, "server/discover"), stringly], [result(0, DISCOVERED), error(1, 0)], Profile.STRICT) == {
+        "LIFE-PRE-INIT-REFUSED"  # another code than -32600 before initialize: the reference's reading
+    }
+    # A server seen to serve the modern era only (it refused initialize) reads it as a malformed modern
+    # request, or as a legacy one: a warning either way.
+    sent = [modern(0, "server/discover"), stringly, *LEGACY.opening(10, V2025_11_25)]
+    answers = [result(0, DISCOVERED), error(1, 0), error(10, -32602, {"supported": ["2026-07-28"]})]
+    assert verdict(sent, answers) == set()
+    assert "MOD-META-REQUIRED" in verdict(sent, answers, Profile.STRICT)
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT", "MOD-DUAL-ERA")
+def test_a_server_whose_discovery_lists_legacy_versions_is_not_taken_for_modern_only() -> None:
+    # The Go SDK opens its session with server/discover, then refuses initialize as a "duplicate".
+    dual = {**DISCOVERED, "supportedVersions": ["2026-07-28", "2025-11-25"]}
+    opening = LEGACY.opening(10, V2025_11_25)
+    sent = [modern(0, "server/discover"), *opening]
+    refused = error(10, -32600)
+    assert "MOD-LEGACY-INIT" not in verdict(sent, [result(0, dual), refused], Profile.STRICT)
+    assert "MOD-LEGACY-INIT" in verdict(sent, [result(0, DISCOVERED), refused], Profile.STRICT)

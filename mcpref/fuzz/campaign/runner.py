@@ -68,8 +68,11 @@ from mcpref.reference.messages import RequestId
 from mcpref.reference.versions import BY_NAME, Era
 
 GRACE_SECONDS = 5.0
-# How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all.
+# How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all: at
+# least this, and for a target that answered, the time three runs of each failing case took (two
+# other cuttings, its false line ends made harmless), up to the limit.
 ATTRIBUTION_SECONDS = 5.0
+ATTRIBUTION_LIMIT = 60.0
 # Cases a round of a time-budget campaign runs at most: Hypothesis keeps every case's choices in a
 # cache of 10,000 and a tree of all of them, which a new round drops (flat memory in long campaigns).
 ROUND_CASES = 2000
@@ -508,7 +511,7 @@ class Campaign:
             self.stats.rounds += 1
             self._round_start = self.stats.cases
         failures = list(self.best.values())
-        self._within(ATTRIBUTION_SECONDS)
+        self._within(attribution_seconds(failures))
         return Outcome(self.attributed(failures) if self.attributing else failures, self.stats, self.warnings)
 
     def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
@@ -619,6 +622,14 @@ class Campaign:
                 shrinking,
             )
         )
+
+
+def attribution_seconds(failures: Iterable[Failure]) -> float:
+    """How long attributing ``failures`` may take: a slow target that answered (a server that takes
+    seconds an answer) gets the time its re-runs need, up to ATTRIBUTION_LIMIT, so that a failure is
+    not left under a symptom's rule because its re-runs were cut."""
+    needed = sum(3 * failure.run.seconds for failure in failures if failure.run.observation.survived)
+    return min(ATTRIBUTION_LIMIT, max(ATTRIBUTION_SECONDS, needed))
 
 
 def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:

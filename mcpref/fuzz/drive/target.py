@@ -166,6 +166,7 @@ class Run:
     stderr_tail: bytes
     notes: tuple[str, ...]
     events: tuple[Event, ...] = ()  # the session in the order seen, when it was recorded
+    seconds: float = 0.0  # how long the case took, from its first write to the end of its run
 
 
 class Direction(enum.Enum):
@@ -507,6 +508,7 @@ def run_case(
     """
     if process is None:
         process = Process(argv, timing)
+    started = time.monotonic()
     process.timing = timing
     process.answers_requests = era is Era.LEGACY
     if record:
@@ -534,7 +536,8 @@ def run_case(
     observation = Observation(
         tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS, eof, process.slowest, ending
     )
-    return Run(observation, status, bytes(process.err), tuple(process.notes), tuple(process.events or ()))
+    events = tuple(process.events or ())
+    return Run(observation, status, bytes(process.err), tuple(process.notes), events, time.monotonic() - started)
 
 
 class Session:

@@ -21,8 +21,12 @@ from mcpref.fuzz.judge.session import NullSlot, Session, beyond_doubles, id_key
 from mcpref.reference.messages import INVALID_REQUEST, PARSE_ERROR, JsonObject, JsonValue, RequestId
 
 
-def single(session: Session, index: int, request_id: RequestId, rule_if_missing: str) -> JsonObject | None:
-    """The one answer to ``request_id``, reporting a missing or repeated one."""
+def single(
+    session: Session, index: int, request_id: RequestId, rule_if_missing: str, *, cancellable: bool = True
+) -> JsonObject | None:
+    """The one answer to ``request_id``, reporting a missing or repeated one; None when there is none
+    to judge. A request (``cancellable``) may have been cancelled; an invalid message is answered at
+    once, whatever a cancellation names."""
     answers = session.take(request_id)
     if len(answers) > 1:
         session.find(
@@ -32,19 +36,23 @@ def single(session: Session, index: int, request_id: RequestId, rule_if_missing:
             "exactly one answer",
             show([a.value for a in answers]),
         )
+    cancelled = cancellable and id_key(request_id) in session.cancelled
     if answers:
-        return answers[0].value
-    if id_key(request_id) in session.cancelled or not session.observation.survived:
-        return None  # RPC-CANCEL: silence is allowed after a cancellation
+        # RPC-CANCEL: after a cancellation an answer is allowed as silence is, whatever the
+        # interrupted work left in it ("context canceled"): its content is not judged.
+        return None if cancelled else answers[0].value
     retyped = session.retyped(request_id)
     if retyped is not None:
         changed = f"answered with id {show(retyped.get('id'))} for id {show(request_id)}"
-        if beyond_doubles(request_id) and type(retyped.get("id")) is int:
+        answered_id = retyped.get("id")
+        if beyond_doubles(request_id) and type(answered_id) is int and float(answered_id) == float(request_id):
             # RFC 8259 section 6: beyond 2^53 a peer may read a number as the nearest double.
-            session.find("RPC-JSON-LIMITS", index, changed, show(request_id), show(retyped.get("id")), False)
+            session.find("RPC-JSON-LIMITS", index, changed, show(request_id), show(answered_id), False)
         else:
-            session.find("RPC-ID-ECHO", index, changed, show(request_id), show(retyped.get("id")))
+            session.find("RPC-ID-ECHO", index, changed, show(request_id), show(answered_id))
         return None
+    if cancelled or not session.observation.survived:
+        return None  # RPC-CANCEL: silence is allowed after a cancellation; a dead server is STDIO-SURVIVE's
     if session.input[index].false_line_end and any(error_code(n) == PARSE_ERROR for n in session.nulls):
         # Split at a false line end, the pieces draw -32700s: silence alone proves no split, and a
         # -32700 that another line explains proves none either. Settled then.

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mcpref.fuzz.judge.findings import NOTHING
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.judge.findings import NOTHING, Finding
 from mcpref.fuzz.judge.lines import only_cr_line_ends
 from mcpref.fuzz.judge.modern import error_code, show
 from mcpref.fuzz.judge.reading import BLANK, parse_line
@@ -133,3 +134,11 @@ def split_piece(session: Session, answer: JsonObject) -> bool:
         cr_only = all(only_cr_line_ends(line.data) for line in session.input if line.false_line_end)
         session.find("FRAME-LF-ONLY", None, "an answer no line asked for", NOTHING, show(answer), not cr_only)
     return True
+
+
+def judge_exit(observation: Observation, exit_status: int | None) -> list[Finding]:
+    """STDIO-EOF-DRAIN beyond the output: a server whose stdin was closed ends with status 0 (a
+    non-zero one is an error exit, not the clean end the transport describes)."""
+    if observation.eof and exit_status != 0:
+        return [Finding("STDIO-EOF-DRAIN", False, None, "did not exit 0 after stdin EOF", "exit status 0", str(exit_status))]
+    return []

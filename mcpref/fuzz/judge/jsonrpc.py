@@ -187,7 +187,7 @@ def _invalid(session: Session, index: int, message: Invalid) -> None:
         # answer to a notification. Settled once the id-null answers are matched.
         session.unread_ids.append((index, message.id, rule))
         return
-    answer = answers.single(session, index, message.id, rule)
+    answer = answers.single(session, index, message.id, rule, cancellable=False)
     assert answer is not None  # its id has an answer
     codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
     if message.code == INVALID_PARAMS and "result" in answer:
@@ -217,7 +217,8 @@ def judge_request(session: Session, index: int, line: bytes, request: Request, i
     arrived_in_array = [a.in_array for a in session.by_id.get(key, [])]
     if request.method == "initialize" and session.discovered and session.off_script_from is None:
         session.off_script_from = index
-    answer = answers.single(session, index, request.id, rule)
+    # Clients MUST NOT cancel initialize (Cancellation): its answer opens the session whatever came.
+    answer = answers.single(session, index, request.id, rule, cancellable=request.method != "initialize")
     if answer is None:
         return
     session.discovered |= request.method == "server/discover" and result_of(answer) is not None
@@ -231,6 +232,13 @@ def judge_request(session: Session, index: int, line: bytes, request: Request, i
             "one array of answers",
             show(answer),
         )
+    since = len(session.findings)
+    _judge_answer(session, index, request, answer, in_batch)
+    refusable.refused_past_limits(session, index, line, answer, since)
+
+
+def _judge_answer(session: Session, index: int, request: Request, answer: JsonObject, in_batch: bool) -> None:
+    """What the answer to a request holds, by the era's and the method's rules."""
     server = session.modern.server
     if server.speaks and not in_batch and (is_modern(request) or server.only):
         if not session.modern.judge(index, request, answer, legacy_open=session.target.accepted_init):

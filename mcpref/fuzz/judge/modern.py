@@ -73,12 +73,16 @@ class ModernServer:
     speaks: bool = False  # some answer is one only a modern server gives
     only: bool = False  # it also refused a well-formed initialize: legacy requests are malformed modern ones
     capabilities: JsonObject | None = None  # from a DiscoverResult, when one was seen
+    lists_legacy: bool = False  # a DiscoverResult named a legacy version among those it serves
 
     def learn(self, answer: JsonObject) -> None:
         result = answer.get("result")
         if isinstance(result, dict):
-            if "resultType" in result or isinstance(result.get("supportedVersions"), list):
+            versions = result.get("supportedVersions")
+            if "resultType" in result or isinstance(versions, list):
                 self.speaks = True
+            if isinstance(versions, list) and any(isinstance(v, str) and v in LEGACY_NAMES for v in versions):
+                self.lists_legacy = True
             if isinstance(result.get("supportedVersions"), list) and isinstance(result.get("capabilities"), dict):
                 self.capabilities = result["capabilities"]  # type: ignore[assignment]
         elif error_code(answer) in MODERN_ERRORS:
@@ -236,7 +240,11 @@ class ModernJudge:
             # A request whose _meta names no version may also be read as no request of this era at all.
             request_meta = (request.params or {}).get("_meta")
             bare = not (isinstance(request_meta, dict) and META_VERSION in request_meta)
-            legacy_reading = bare and code in (INVALID_REQUEST, METHOD_NOT_FOUND)
+            # Read so, it is refused as unknown (a discover, which the legacy era lacks) or, a method the
+            # legacy era has, with any error before initialize (LIFE-PRE-INIT-REFUSED judges the code).
+            legacy_reading = bare and (
+                code in (INVALID_REQUEST, METHOD_NOT_FOUND) or (code is not None and request.method != "server/discover")
+            )
             # Which check comes first is not written down: a method the server never showed it has may be refused as such.
             unknown_first = code == METHOD_NOT_FOUND and not self._has(request.method)
             message = f"{problem}: " + (

@@ -33,6 +33,7 @@ from __future__ import annotations
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.judge import answers, framing, initiative, jsonrpc, modern_initiative, modern_session
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
+from mcpref.fuzz.judge.framing import judge_exit
 from mcpref.fuzz.judge.lines import has_false_line_end, only_cr_line_ends, split_lines
 from mcpref.fuzz.judge.session import Session, id_key
 
@@ -69,10 +70,3 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     framing.partial_line_judged(session)
     return session.findings
 
-
-def judge_exit(observation: Observation, exit_status: int | None) -> list[Finding]:
-    """STDIO-EOF-DRAIN beyond the output: a server whose stdin was closed ends with status 0 (a
-    non-zero one is an error exit, not the clean end the transport describes)."""
-    if observation.eof and exit_status != 0:
-        return [Finding("STDIO-EOF-DRAIN", False, None, "did not exit 0 after stdin EOF", "exit status 0", str(exit_status))]
-    return []

@@ -139,3 +139,15 @@ def refused_repeated_names(session: Session, index: int, line: bytes, answer: Js
     message = f"{answered(answer)}: a line with repeated member names"
     session.find("RPC-DUPLICATE-KEYS", index, message, "the request served", show(answer), False)
     return True
+
+
+def refused_past_limits(session: Session, index: int, line: bytes, answer: JsonObject, since: int) -> None:
+    """A request's line past some parsers' limits (escaped lone surrogates, nesting, long numbers:
+    RFC 8259 sections 8.2 and 9) refused under its own id, with any error (a reader's failure may
+    surface as an internal one): what its answer was found to break from finding ``since`` on is
+    the refusal the line allows, a warning under RPC-JSON-LIMITS."""
+    if error_code(answer) is None or len(session.findings) == since or refusal_allowed(line) != "RPC-JSON-LIMITS":
+        return
+    del session.findings[since:]
+    message = f"{answered(answer)}: a line past some parsers' limits (lone surrogates, nesting, long numbers)"
+    session.find("RPC-JSON-LIMITS", index, message, "the request served", show(answer), False)

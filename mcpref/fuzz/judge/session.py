@@ -152,8 +152,9 @@ class Session:
                     request_id = message.params.get("requestId")
                     if is_valid_id(request_id):
                         self.cancelled.add(id_key(request_id))
-        # Modern only: it refused to open a legacy session for a legacy version, and never opened one.
-        server.only = server.speaks and refused_initialize and self.legacy_from is None
+        # Modern only: it refused to open a legacy session for a legacy version, and never opened one,
+        # nor did its discovery name a legacy version (then a refusal is the session's, "duplicate").
+        server.only = server.speaks and refused_initialize and self.legacy_from is None and not server.lists_legacy
         if server.capabilities is not None:
             self.modern_target.capabilities = server.capabilities
 
@@ -205,10 +206,14 @@ def same_id_changed(answered: RequestId, sent: RequestId) -> bool:
     id itself: an answer by it was taken as the request's own."""
     if str(answered) == str(sent):
         return True
-    return type(sent) is int and type(answered) is int and float(sent) == float(answered)
+    if type(sent) is not int or type(answered) is not int:
+        return False
+    # Or saturated at a 64-bit integer's bounds (10**30 answered as -2**63: a reader's overflow).
+    return float(sent) == float(answered) or (abs(sent) >= 2**63 and answered in _INT64_BOUNDS)
 
 
 _EXACT_IN_A_DOUBLE = 2**53
+_INT64_BOUNDS = (-(2**63), 2**63 - 1)
 
 
 def beyond_doubles(request_id: RequestId) -> bool:
