@@ -83,6 +83,9 @@ def test_from_2025_11_25_sampling_with_tools_and_each_elicitation_mode_are_decla
     ]
     both = {"sampling": {"tools": {}}, "elicitation": {"url": {}, "form": {}}}
     assert _judge(declaring("2025-11-25", both), [INIT_RESULT, with_tools, url, form, PONG]) == []
+    # roots names no mode; sampling without tools needs sampling alone.
+    plain_sampling = asks("sampling/createMessage", messages=[], maxTokens=1)
+    assert _judge(declaring("2025-11-25", {"roots": {}, "sampling": {}}), [INIT_RESULT, asks("roots/list"), plain_sampling, PONG]) == []
     # Before 2025-11-25 the capabilities name no modes: declared, each request is the client's to answer.
     result = INIT_RESULT.replace(b"2025-11-25", b"2025-06-18")
     assert _judge(declaring("2025-06-18", plain), [result, with_tools, url, PONG]) == []

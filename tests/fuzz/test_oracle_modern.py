@@ -330,6 +330,9 @@ def test_a_list_change_no_subscriptions_listen_asked_for_fails_once() -> None:
     assert verdict([call, listen], [other_uri, prompts_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
     unfiltered = modern(2, "subscriptions/listen", {"notifications": ["toolsListChanged"]})
     assert verdict([call, unfiltered], [tools_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
+    prompts_only = modern(2, "subscriptions/listen", {"notifications": {"promptsListChanged": True}})
+    assert verdict([call, prompts_only], [prompts_changed, served, ended]) == set()
+    assert verdict([call, prompts_only], [updated, served, ended]) == {"MOD-LISTEN-ONLY"}
     # In a legacy session the server opened, list changes are judged by what it announced.
     opening = LEGACY.opening(10, V2025_11_25)
     accepted = result(10, {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "t", "version": "1"}})
