@@ -119,6 +119,8 @@ def test_a_resource_update_names_a_resource_the_client_subscribed_to() -> None:
     pong = PONG.replace(b'"id":1', b'"id":2')
     assert _judge(subscribing, [announced, subscribed, updated("file:///a"), pong]) == []
     assert by_rule(_judge(subscribing, [announced, subscribed, updated("file:///b"), pong])) == ["CAP-RESOURCE-SUBSCRIBED"]
+    # A uri that is an object names no resource (and is no key to look up).
+    assert by_rule(_judge(subscribing, [announced, subscribed, updated({}), pong])) == ["CAP-RESOURCE-SUBSCRIBED"]
 
 
 @pytest.mark.spec("PROGRESS-TOKEN")

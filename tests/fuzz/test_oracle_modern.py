@@ -328,6 +328,8 @@ def test_a_list_change_no_subscriptions_listen_asked_for_fails_once() -> None:
     other_uri = notice("notifications/resources/updated", uri="file:///b")
     prompts_changed = notice("notifications/prompts/list_changed")
     assert verdict([call, listen], [other_uri, prompts_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
+    object_uri = notice("notifications/resources/updated", uri={})
+    assert verdict([call, listen], [object_uri, served, ended]) == {"MOD-LISTEN-ONLY"}
     unfiltered = modern(2, "subscriptions/listen", {"notifications": ["toolsListChanged"]})
     assert verdict([call, unfiltered], [tools_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
     prompts_only = modern(2, "subscriptions/listen", {"notifications": {"promptsListChanged": True}})

@@ -16,7 +16,8 @@ from test_oracle import HANDSHAKE, INIT_RESULT, _judge, reference_observation, r
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import SENTINEL_ID, SENTINEL_IDS
 from mcpref.fuzz.generate.strategies import Case, JsonDict, encode, initialize, notification, request
-from mcpref.fuzz.judge.oracle import Finding, Profile, judge, judge_exit
+from mcpref.fuzz.judge.framing import judge_exit
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 from mcpref.fuzz.judge.tools import _checkable
 from mcpref.fuzz.judge.where import where_judged
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES

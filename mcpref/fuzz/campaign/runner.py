@@ -59,8 +59,7 @@ from mcpref.fuzz.judge.oracle import (
     Status,
     has_false_line_end,
     id_key,
-    judge,
-    judge_exit,
+    judge_run,
     only_cr_line_ends,
 )
 from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
@@ -383,7 +382,7 @@ class Campaign:
 
     def _judge(self, case: Case, run: Run) -> list[Finding]:
         started = time.monotonic()
-        findings = [*judge(case.stream, run.observation), *judge_exit(run.observation, run.exit_status)]
+        findings = judge_run(case.stream, run)
         self.stats.oracle_seconds += time.monotonic() - started
         return findings
 

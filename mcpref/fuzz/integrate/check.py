@@ -32,7 +32,7 @@ from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.modern import speaks_modern
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_exit
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
 from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES
@@ -59,11 +59,11 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
         record=True,
         era=scenario.era,
     )
-    findings = judge(scenario.case.stream, run.observation)
+    findings = judge_run(scenario.case.stream, run)
     if "FRAME-LF-ONLY" in scenario.rules:
         findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
     findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
-    return run, [*findings, *judge_exit(run.observation, run.exit_status)]
+    return run, findings
 
 
 def _shell(command: list[str], scenario: Scenario) -> str | None:

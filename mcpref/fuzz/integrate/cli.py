@@ -55,7 +55,7 @@ from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.integrate import check, selection
 from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import merge as merge_command
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_exit
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
 from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
@@ -431,7 +431,7 @@ def _chunked(
 ) -> list[Finding]:
     def execute(recut: Case, recut_timing: Timing) -> list[Finding]:
         run = run_case(argv, recut.chunks, recut_timing, settle=recut.settle, eof=recut.eof, era=reproducer.era)
-        return [*judge(recut.stream, run.observation), *judge_exit(run.observation, run.exit_status)]
+        return judge_run(recut.stream, run)
 
     for finding in findings:
         if finding.status(reproducer.profile) is Status.FAIL:
@@ -460,7 +460,7 @@ def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing)
         record=args.transcript,
         era=reproducer.era,
     )
-    findings = [*judge(b"".join(reproducer.chunks), run.observation), *judge_exit(run.observation, run.exit_status)]
+    findings = judge_run(b"".join(reproducer.chunks), run)
     if reproducer.rule == "FRAME-LF-ONLY":
         # As check and fuzz filed it: answers lost only with the raw line separators in place.
         execute = _judged(argv, timing, reproducer)

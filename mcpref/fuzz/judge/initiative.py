@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mcpref.fuzz.judge.modern import show
+from mcpref.fuzz.judge.modern import show, updated_uri
 from mcpref.fuzz.judge.reading import Request, is_valid_id
 from mcpref.fuzz.judge.session import IdKey, Session, id_key
 from mcpref.reference.messages import JsonObject, JsonValue
@@ -120,9 +120,9 @@ def _needed(method: str, params: JsonValue, version: str | None) -> str:
 
 def _declares(declared: JsonObject, need: str) -> bool:
     capability, _, mode = need.partition(".")
-    granted = declared.get(capability)
     if capability not in declared or not mode:
         return capability in declared
+    granted = declared[capability]
     modes = granted if isinstance(granted, dict) else {}
     if capability == "elicitation" and not {"form", "url"} & modes.keys():
         return mode == "form"  # an elicitation capability naming no mode is form mode only
@@ -158,11 +158,11 @@ def _resource_updates(session: Session) -> None:
         and isinstance(uri := (message.params or {}).get("uri"), str)
     }
     stray = [
-        show(params.get("uri") if isinstance(params := value.get("params"), dict) else None)
+        show(uri)
         for _, value in _in_session(session)
         if "id" not in value
         and value.get("method") == "notifications/resources/updated"
-        and not (isinstance(params := value.get("params"), dict) and params.get("uri") in subscribed)
+        and not (isinstance(uri := updated_uri(value), str) and uri in subscribed)
     ]
     if stray:
         session.find(

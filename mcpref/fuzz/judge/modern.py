@@ -57,6 +57,14 @@ _CAPABILITY_PREFIXES = {
 }
 
 
+def updated_uri(value: JsonObject) -> JsonValue:
+    """The ``uri`` a resource-updated notification names (None for another message)."""
+    params = value.get("params")
+    if value.get("method") != "notifications/resources/updated" or not isinstance(params, dict):
+        return None
+    return params.get("uri")
+
+
 def capability_of(method: str) -> str | None:
     """The server capability a method belongs to, by its group prefix."""
     prefix, slash, _ = method.partition("/")

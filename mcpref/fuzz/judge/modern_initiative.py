@@ -14,10 +14,9 @@ speaking the era:
 
 from __future__ import annotations
 
-from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF
+from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF, updated_uri
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, id_key
-from mcpref.reference.messages import JsonObject
 
 # The filter members that ask for a type of notification as a whole (resource updates go by URI).
 _FILTER_NAMES = frozenset(LISTEN_FILTER_OF.values()) - {"resourceSubscriptions"}
@@ -78,7 +77,7 @@ def listen_only(session: Session) -> None:
         and isinstance(method := value.get("method"), str)
         and method in LISTEN_FILTER_OF
         and _before_legacy(session, position)
-        and not (LISTEN_FILTER_OF[method] in types or _updated_uri(value) in uris)
+        and not (LISTEN_FILTER_OF[method] in types or (isinstance(uri := updated_uri(value), str) and uri in uris))
     ]
     if unasked:
         session.find(
@@ -107,9 +106,3 @@ def _listened(session: Session) -> tuple[set[str], set[str]]:
                     uris.update(uri for uri in resources if isinstance(uri, str))
     return types, uris
 
-
-def _updated_uri(value: JsonObject) -> str | None:
-    """The URI of a resource-updated notification, if it names one."""
-    params = value.get("params")
-    uri = params.get("uri") if value.get("method") == "notifications/resources/updated" and isinstance(params, dict) else None
-    return uri if isinstance(uri, str) else None

@@ -31,9 +31,9 @@ may read otherwise), ``jsonrpc`` (RPC-*), ``answers`` (answers matched to what a
 from __future__ import annotations
 
 from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.judge import answers, framing, initiative, jsonrpc, modern_initiative, modern_session
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
-from mcpref.fuzz.judge.framing import judge_exit
 from mcpref.fuzz.judge.lines import has_false_line_end, only_cr_line_ends, split_lines
 from mcpref.fuzz.judge.session import Session, id_key
 
@@ -44,7 +44,7 @@ __all__ = [
     "has_false_line_end",
     "id_key",
     "judge",
-    "judge_exit",
+    "judge_run",
     "only_cr_line_ends",
     "split_lines",
 ]
@@ -70,3 +70,7 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     framing.partial_line_judged(session)
     return session.findings
 
+
+def judge_run(stream: bytes, run: Run) -> list[Finding]:
+    """``judge`` of a run, and of how it ended: after stdin closed, its exit status (STDIO-EOF-DRAIN)."""
+    return [*judge(stream, run.observation), *framing.judge_exit(run.observation, run.exit_status)]
