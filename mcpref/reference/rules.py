@@ -250,4 +250,30 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
+# What a client writes to the server it started, and what it does with what that server writes
+# (``mcpref check-client``). A separate table: a server's verdict never lists a client's rules.
+CLIENT_RULES: tuple[Rule, ...] = (
+    Rule("CLIENT-INIT-FIRST", _M, LEGACY, "The client's first message is an initialize request."),
+    Rule("CLIENT-INIT-ALONE", _S, LEGACY, "Until initialize is answered the client sends no request but ping."),
+    Rule("CLIENT-INITIALIZED", _M, LEGACY, "After an accepted initialize the client sends notifications/initialized, never before the answer."),
+    Rule("CLIENT-VERSION-UNSUPPORTED", _S, LEGACY, "A client answered with a version it did not offer and does not know disconnects."),
+    Rule("CLIENT-STDIN-MESSAGES-ONLY", _M, ALL, "The client writes only JSON-RPC messages to the server's stdin, one per line."),
+    Rule("CLIENT-ID-TYPE", _M, ALL, "The client's request ids are strings or integers, never null."),
+    Rule("CLIENT-ID-UNIQUE", _MN, LEGACY, "The client never reuses one of its request ids within the session."),
+    Rule("CLIENT-PING", _M, LEGACY, "The client answers the server's ping with an empty result carrying its id."),
+    Rule("CLIENT-ANSWERS-REQUESTS", _M, LEGACY, "Each request of the server gets exactly one response, carrying its id."),
+    Rule("CLIENT-UNDECLARED-REFUSED", _S, LEGACY, "A request for a client capability not declared gets an error, not a result."),
+    Rule("CLIENT-NOTIFICATION-SILENT", _MN, ALL, "The client never answers a notification of the server."),
+    Rule("CLIENT-CAP-ANNOUNCED", _M, LEGACY, "The client calls no method of a server capability the server did not announce."),
+    Rule("CLIENT-READ-CHUNKS", _M, ALL, "What the client does does not depend on how the server's output is cut into reads."),
+    Rule("CLIENT-READ-LF-ONLY", _M, ALL, "Raw U+2028 and U+2029 inside a string of the server's output split nothing."),
+    Rule("CLIENT-READ-CRLF", _D, ALL, "A server line ending in CRLF is read as one ending in LF."),
+    Rule("CLIENT-READ-LONG-LINE", _D, ALL, "An answer on a line of 4 MiB is read as a short one is."),
+    Rule("CLIENT-IGNORES-UNKNOWN", _D, ALL, "An unknown notification or result field from the server changes nothing."),
+    Rule("CLIENT-RESULT-SHOWN", _D, ALL, "A client that shows a tool's result shows the text the server returned, unaltered."),
+    Rule("CLIENT-SERVER-GONE", _D, ALL, "A client whose server exits before answering ends within 10 s."),
+    Rule("CLIENT-SHUTDOWN", _S, LEGACY, "The client ends the connection by closing the server's stdin before any signal."),
+)
+
+EVERY_RULE: tuple[Rule, ...] = (*RULES, *CLIENT_RULES)  # SPEC_NOTES.md's entries, in its order
+BY_ID: dict[str, Rule] = {rule.id: rule for rule in EVERY_RULE}

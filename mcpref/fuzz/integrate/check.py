@@ -309,13 +309,7 @@ def check_rows(
             if f.rule == rule.id
         ]
         hits.sort(key=lambda hit: hit[2].status(profile) is not Status.FAIL)  # the row's note gives its status's cause
-        if hits:
-            failing = any(f.status(profile) is Status.FAIL for _, _, f in hits)
-            status = statuses.FAIL if failing else statuses.WARN
-        elif seen:
-            status = statuses.PASS
-        else:
-            status = statuses.UNTESTED if exercised else statuses.NOT_APPLICABLE
+        status = statuses.of([f.status(profile) for _, _, f in hits], seen, bool(exercised))
         row: dict[str, object] = {
             "id": rule.id,
             "level": rule.level.value,

@@ -8,6 +8,8 @@
     mcpref replay  FILE [--transcript] [WAIT] [-- CMD [ARGS...]]
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [CI] [WAIT]
                    -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref check-client [--profile spec|strict] [--json] [--scenario NAME] -- CLIENT_CMD [ARGS...] (naming {server})
+    mcpref client  [--tool NAME] [--arguments JSON] [--root URI] [--timeout S] -- SERVER_CMD [ARGS...]
     mcpref vectors export DIR
     mcpref explain FILE [--timeout S]
     mcpref merge   REPORT... [--report PATH] [CI]
@@ -53,6 +55,7 @@ from mcpref.fuzz.drive.target import OutOfTime, TargetError, Timing, run_case, w
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.integrate import check, selection
+from mcpref.fuzz.integrate import check_client as check_client_command
 from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import merge as merge_command
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
@@ -70,7 +73,7 @@ from mcpref.fuzz.report.reproducer import (
     transcript,
     write_atomic,
 )
-from mcpref.reference import server
+from mcpref.reference import client_stdio, server
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
@@ -104,6 +107,21 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the reference server on stdin/stdout")
     server.add_arguments(serve)
+    client = commands.add_parser(
+        "client",
+        help="run the reference client: start a server, call one tool, print its text",
+        usage="mcpref client [--tool NAME] [--arguments JSON] [OPTIONS] -- SERVER_CMD [ARGS...]",
+        epilog="Exit status: 0 the call succeeded; 1 the server failed, refused, went away or fell silent, "
+        "or the tool reported an error; 2 bad usage, or a server that could not be started.",
+    )
+    client_stdio.add_arguments(client)
+    check_client = commands.add_parser(
+        "check-client",
+        help="run the client scenarios against a client command and print one row per CLIENT-* rule",
+        usage=check_client_command.USAGE,
+        epilog=check_client_command.HELP,
+    )
+    check_client_command.add_arguments(check_client)
     profiles = [p.value for p in Profile]
 
     fuzz = commands.add_parser(
@@ -258,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("-- must be followed by a command")
     if args.command == "serve":
         return server.run(args)
+    if args.command == "client":
+        return client_stdio.run(args, target or [])
+    if args.command == "check-client":
+        return check_client_command.run(args, target or [])
     if args.command == "vectors":
         return vectors_command.run(args)
     if args.command == "explain":
@@ -381,9 +403,7 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     else:
         shown_rows = []
         for row in rows:
-            findings = row["findings"]
-            assert isinstance(findings, list)
-            note = f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else str(row.get("reason", ""))
+            note = statuses.note(row)
             if "stock" in row:
                 note = f"[stock {row['stock']} too] {note}"
             shown_rows.append((str(row["id"]), str(row["level"]), str(row["status"]), note))

@@ -13,14 +13,14 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from mcpref.reference.rules import RULES
+from mcpref.reference.rules import EVERY_RULE
 
 _PACKAGE = Path(__file__).parent
 
 
 def where_judged() -> dict[str, list[tuple[str, str]]]:
-    """Rule ID -> [(module, function)], in the order of ``RULES``."""
-    ids = {rule.id for rule in RULES}
+    """Rule ID -> [(module, function)], in the order of ``EVERY_RULE``."""
+    ids = {rule.id for rule in EVERY_RULE}
     places: dict[str, list[tuple[str, str]]] = {}
     for path in sorted(_PACKAGE.glob("*.py")):
         for scope, text in _strings(ast.parse(path.read_text()), ""):
@@ -29,7 +29,7 @@ def where_judged() -> dict[str, list[tuple[str, str]]]:
                 place = (path.stem, scope or "<module>")
                 if place not in found:
                     found.append(place)
-    return {rule.id: places[rule.id] for rule in RULES if rule.id in places}
+    return {rule.id: places[rule.id] for rule in EVERY_RULE if rule.id in places}
 
 
 def _strings(node: ast.AST, scope: str) -> Iterator[tuple[str, str]]:

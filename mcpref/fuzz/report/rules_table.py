@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from mcpref.fuzz.judge.where import where_judged
-from mcpref.reference.rules import RULES
+from mcpref.reference.rules import EVERY_RULE
 
 HEADER = """# Where each rule is judged
 
@@ -38,7 +38,7 @@ def _places(rule: str, judged: dict[str, list[tuple[str, str]]]) -> str:
 
 def markdown() -> str:
     judged = where_judged()
-    rows = [f"| [{r.id}](../SPEC_NOTES.md#{r.id.lower()}) | {r.level.value} | {_places(r.id, judged)} |" for r in RULES]
+    rows = [f"| [{r.id}](../SPEC_NOTES.md#{r.id.lower()}) | {r.level.value} | {_places(r.id, judged)} |" for r in EVERY_RULE]
     return HEADER + "\n".join(rows) + "\n"
 
 

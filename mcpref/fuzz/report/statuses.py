@@ -8,8 +8,10 @@ it either way. ``n/a``: the rule does not apply to this server or version.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
+
+from mcpref.fuzz.judge.findings import Status
 
 FAIL: Final = "fail"
 WARN: Final = "warn"
@@ -30,3 +32,20 @@ def summary(rows: Iterable[Mapping[str, object]], cause: str | None = None) -> s
     the counts that are not zero, worst first."""
     shown = ", ".join(f"{count} {status}" for status, count in counts(rows).items() if count)
     return f"{cause}: {shown}" if cause else shown
+
+
+def of(findings: Sequence[Status], seen: bool, exercised: bool) -> str:
+    """A rule's status from what its scenarios showed: the statuses of its findings under the
+    profile, whether a scenario saw the rule's situation, whether any scenario lists the rule."""
+    if findings:
+        return FAIL if Status.FAIL in findings else WARN
+    if seen:
+        return PASS
+    return UNTESTED if exercised else NOT_APPLICABLE
+
+
+def note(row: Mapping[str, object]) -> str:
+    """What a row's table note says: its first finding, else why it is untested."""
+    findings = row["findings"]
+    assert isinstance(findings, list)
+    return f"{findings[0]['scenario']}: {findings[0]['message']}" if findings else str(row.get("reason", ""))

@@ -1,0 +1,218 @@
+"""The scripted server: the program that stands for a server when a client is under test.
+
+    python -m mcpref.fuzz.drive.scripted_server SCRIPT_FILE RECORD_FILE
+
+It plays one ``ServerScript`` on stdin and stdout and appends to RECORD_FILE, as it happens, one
+JSON line per event: every chunk read from the client (bytes as Latin-1 text, so any byte
+survives), its start, every message it wrote (``wrote``, with its tag), the end of its input (``eof``), a
+signal (``signal``) and its own exit (``exit``), each with ``time.monotonic()``. The record is
+written unbuffered, so whatever kills the process, what came before is kept. Its stderr is
+silenced: the client's stderr pipe is the client's alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import BinaryIO
+
+from mcpref.fuzz.generate.client_scripts import ASK_WAIT, HOLD, NEEDS, ServerScript
+from mcpref.reference.framer import LineFramer
+from mcpref.reference.messages import JsonObject, JsonValue
+from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
+
+PAUSE = 0.05  # seconds between the pieces of a cut line: each piece its own read, most likely
+
+
+@dataclass
+class Player:
+    script: ServerScript
+    record: BinaryIO
+    opened: bool = False  # the initialize answer was written
+    held: list[tuple[float, JsonObject, str]] = field(default_factory=list)  # (when, message, tag)
+    asked: dict[str, float] = field(default_factory=dict)  # ids of our requests not yet answered
+    declared: JsonObject = field(default_factory=dict)  # the client's capabilities
+    asked_once: bool = False
+
+    def note(self, kind: str, data: JsonValue = "") -> None:
+        self.record.write(json.dumps({"t": time.monotonic(), "kind": kind, "data": data}).encode() + b"\n")
+
+    def write(self, message: JsonObject, tag: str) -> None:
+        line = json.dumps(message, ensure_ascii=False).encode() + self.script.line_end.encode()
+        pieces = _cut(line, self.script.cuts)
+        for index, piece in enumerate(pieces):
+            if index:
+                time.sleep(PAUSE)
+            os.write(1, piece)
+        self.note("wrote", tag)
+
+    def notice(self) -> None:
+        if self.script.notices:
+            self.write({"jsonrpc": "2.0", "method": "notifications/mcpref/unknown", "params": {"x": 1}}, "notice")
+
+    def request(self, request_id: JsonValue, method: str, params: JsonObject) -> None:
+        """One request of the client."""
+        if method == "initialize":
+            declared = params.get("capabilities")
+            self.declared = declared if isinstance(declared, dict) else {}
+            self.held.append((time.monotonic() + HOLD, self._initialize(request_id, params), "initialize-answer"))
+            return
+        if method == "ping":
+            self.write({"jsonrpc": "2.0", "id": request_id, "result": {}}, "answer:ping")
+            return
+        if self.opened and not self.asked_once:
+            self.asked_once = True
+            if self.script.exits_before_answer:
+                self.note("exit")
+                raise SystemExit(0)
+            self._ask()
+        result = self._result(method)
+        message: JsonObject
+        if result is None:
+            error: JsonObject = {"code": -32601, "message": f"method not found: {method}"}
+            message = {"jsonrpc": "2.0", "id": request_id, "error": error}
+        else:
+            if self.script.notices:
+                result = {**result, "mcprefUnknown": {"member": True}}
+            message = {"jsonrpc": "2.0", "id": request_id, "result": result}
+        when = time.monotonic() + (ASK_WAIT if self.asked else 0.0)
+        self.held.append((when, message, f"answer:{method}"))
+
+    def _initialize(self, request_id: JsonValue, params: JsonObject) -> JsonObject:
+        offered = params.get("protocolVersion")
+        version = self.script.version or (offered if offered in SUPPORTED_NAMES else LATEST.name)
+        capabilities: JsonObject = {name: {} for name in self.script.announce}
+        result: JsonObject = {
+            "protocolVersion": version,
+            "capabilities": capabilities,
+            "serverInfo": {"name": "mcpref-scripted-server", "version": "1"},
+        }
+        if self.script.notices:
+            result["mcprefUnknown"] = {"member": True}
+        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+    def _result(self, method: str) -> JsonObject | None:
+        if method == "tools/list" and "tools" in self.script.announce:
+            tool: JsonObject = {"name": "echo", "description": "Returns the scripted text.", "inputSchema": {"type": "object"}}
+            return {"tools": [tool]}
+        if method == "tools/call" and "tools" in self.script.announce:
+            result: JsonObject = {"content": [{"type": "text", "text": self.script.text}], "isError": False}
+            if self.script.padding:
+                result["_meta"] = {"mcpref/padding": "x" * self.script.padding}
+            return result
+        return None
+
+    def _ask(self) -> None:
+        methods = list(self.script.asks)
+        if "roots" in self.declared and "roots/list" not in methods:
+            methods.append("roots/list")
+        if self.script.asks_undeclared:
+            methods += [method for method, needed in NEEDS.items() if needed not in self.declared]
+        for number, method in enumerate(methods, start=1):
+            request_id: JsonValue = 7000 + number if method == "ping" else f"mcpref-ask-{number}"
+            self.asked[json.dumps(request_id)] = time.monotonic()
+            self.note("ask", {"id": request_id, "method": method})
+            self.write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": _ask_params(method)}, "ask")
+        self.notice()
+
+    def response(self, request_id: JsonValue) -> None:
+        self.asked.pop(json.dumps(request_id), None)
+        if not self.asked:  # every request answered: what was held for them goes now
+            self.held = [(min(when, time.monotonic()), message, tag) for when, message, tag in self.held]
+
+    def due(self) -> float | None:
+        """Write what is due; the seconds until the next held message, if any."""
+        while self.held:
+            self.held.sort(key=lambda item: item[0])
+            when, message, tag = self.held[0]
+            wait = when - time.monotonic()
+            if wait > 0:
+                return wait
+            self.held.pop(0)
+            if tag == "initialize-answer":
+                self.opened = True
+            else:
+                self.notice()
+            self.write(message, tag)
+        return None
+
+
+def _ask_params(method: str) -> JsonObject:
+    if method == "sampling/createMessage":
+        return {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 10}
+    if method == "elicitation/create":
+        return {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {}}}
+    return {}
+
+
+def _cut(line: bytes, pieces: int) -> list[bytes]:
+    """``line`` in ``pieces`` parts, the first cut inside its first multi-byte character."""
+    if pieces <= 1:
+        return [line]
+    first = next((i + 1 for i, byte in enumerate(line) if byte >= 0xC0), len(line) // 2)
+    step = max(1, (len(line) - first) // (pieces - 1))
+    cuts = sorted({first, *range(first + step, len(line), step)})[: pieces - 1]
+    return [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True) if a < b]
+
+
+def play(script: ServerScript, record: BinaryIO) -> None:
+    player = Player(script, record)
+
+    def stopped(number: int, frame: FrameType | None) -> None:
+        player.note("signal", signal.Signals(number).name)
+        raise SystemExit(128 + number)
+
+    signal.signal(signal.SIGTERM, stopped)
+    signal.signal(signal.SIGINT, stopped)
+    framer = LineFramer()
+    while True:
+        wait = player.due()
+        ready, _, _ = select.select([0], [], [], wait)
+        if not ready:
+            continue
+        data = os.read(0, 64 * 1024)
+        player.note("read", data.decode("latin-1"))
+        if not data:
+            player.note("eof")
+            return
+        for line in framer.receive_data(data):
+            if not isinstance(line, bytes):
+                continue
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(value, dict):
+                continue
+            if isinstance(value.get("method"), str) and "id" in value:
+                params = value.get("params")
+                player.request(value["id"], value["method"], params if isinstance(params, dict) else {})
+            elif "method" not in value and "id" in value:
+                player.response(value["id"])
+
+
+def main(argv: list[str]) -> int:
+    script_path, record_path = argv
+    with open(script_path, encoding="utf-8") as source:
+        script = ServerScript.loads(source.read())
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    with open(record_path, "ab", buffering=0) as record:
+        Player(script, record).note("start")
+        try:
+            play(script, record)
+        except BrokenPipeError:
+            Player(script, record).note("exit", "stdout closed")
+            return 1
+        Player(script, record).note("exit")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

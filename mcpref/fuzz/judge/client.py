@@ -1,0 +1,375 @@
+"""The oracle of the client side: what a client wrote to the scripted server, and what it did.
+
+``judge_client(run, plain)`` reads a ``ClientRun`` (the scripted server's record, the client's
+exit and output) and returns a ``ClientVerdict``: the findings, and the rules whose situation
+arose in the run (``seen``), which is what a ``pass`` stands on. Timing is read only as order:
+a line the server read before it wrote its initialize answer was written before the client
+could see that answer; a line read after is never judged early (it may have crossed it).
+The differential rules (``DIFFERENTIAL``: how the client reads, and ignores what it does not
+know) compare a scenario with the plain tool call of the same client: its exit status, the
+methods it sent, whether it showed the tool's text.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from mcpref.fuzz.drive.client_run import ClientRun
+from mcpref.fuzz.generate.client_scripts import ASK_WAIT, DIFFERENTIAL, MARKER, NEEDS
+from mcpref.fuzz.judge.findings import NOTHING, Finding
+from mcpref.reference.rules import BY_ID
+from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
+
+GONE_WITHIN = 10.0  # seconds a client gets to end once its server exited (CLIENT-SERVER-GONE)
+_CAPABILITY_OF = {"tools/": "tools", "resources/": "resources", "prompts/": "prompts", "completion/": "completions"}
+_MANDATORY_FROM = "2025-06-18"  # CLIENT-CAP-ANNOUNCED: a SHOULD before (Lifecycle, Operation)
+
+
+@dataclass(frozen=True)
+class ClientVerdict:
+    findings: tuple[Finding, ...]
+    seen: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Line:
+    number: int  # the client's line, counting from 0
+    at: int  # the index of the record event that completed it
+    value: dict[str, object] | None  # None: not a JSON-RPC message
+
+
+@dataclass
+class _Reading:
+    run: ClientRun
+    lines: list[_Line] = field(default_factory=list)
+    opened_at: int | None = None  # index of the event that wrote the initialize answer
+    asks: list[tuple[object, str]] = field(default_factory=list)  # (id, method) of the server's requests
+    notices: int = 0
+    ending: str = ""  # how the scripted server's record ends: eof, signal, exit, or ""
+    signal_before_eof: str = ""
+    exited_at: float | None = None
+    offered: object = None
+    findings: list[Finding] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+
+    def find(self, rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None = None) -> None:
+        must = BY_ID[rule].level.mandatory if mandatory is None else mandatory
+        self.findings.append(Finding(rule, must, line, message, expected, actual))
+
+    def requests(self) -> list[_Line]:
+        return [line for line in self.lines if line.value is not None and "method" in line.value and "id" in line.value]
+
+    def methods(self) -> list[str]:
+        return [str(line.value["method"]) for line in self.lines if line.value is not None and "method" in line.value]
+
+
+def _message(value: object) -> dict[str, object] | None:
+    if not isinstance(value, dict) or value.get("jsonrpc") != "2.0":
+        return None
+    if isinstance(value.get("method"), str):
+        return value
+    return value if "id" in value and ("result" in value) != ("error" in value) else None
+
+
+def _messages(raw: bytes | None, batches: bool) -> list[dict[str, object] | None]:
+    """The messages of one line, None standing for a line that is not one message. A batch of
+    messages is one where ``batches`` (2025-03-26 lets a client batch on stdio); elsewhere it is a
+    line that is not one, and its messages are read too, so that one cause draws one finding."""
+    try:
+        value = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except ValueError:
+        return [None]
+    members: list[dict[str, object] | None] = [None]
+    if isinstance(value, list) and value:
+        members = [_message(member) for member in value]
+    if all(member is not None for member in members):
+        return members if batches else [None, *members]
+    return [_message(value)]
+
+
+def _read(run: ClientRun) -> _Reading:
+    reading = _Reading(run)
+    pending = b""
+    raws: list[tuple[int, bytes | None]] = []  # (event index, line); None: never ended by LF
+    for index, event in enumerate(run.events):
+        if event.kind == "read":
+            pending += str(event.data).encode("latin-1")
+            *complete, pending = pending.split(b"\n")
+            raws.extend((index, raw) for raw in complete)
+        elif event.kind == "wrote" and event.data == "initialize-answer":
+            reading.opened_at = index
+        elif event.kind == "wrote" and event.data == "notice":
+            reading.notices += 1
+        elif event.kind == "ask" and isinstance(event.data, dict):
+            reading.asks.append((event.data["id"], str(event.data["method"])))
+        elif event.kind == "signal" and not reading.ending:
+            reading.signal_before_eof = str(event.data)
+        if event.kind in ("eof", "signal", "exit") and not reading.ending:
+            reading.ending = event.kind
+        if event.kind == "exit":
+            reading.exited_at = event.t
+    if pending:
+        raws.append((len(run.events), None))
+    for _, raw in raws:
+        [found] = _messages(raw, batches=False)[:1]
+        params = found.get("params") if found is not None and found.get("method") == "initialize" else None
+        if isinstance(params, dict):
+            reading.offered = params.get("protocolVersion")
+            break
+    for number, (at, raw) in enumerate(raws):
+        messages = _messages(raw, batches=reading.offered == "2025-03-26")
+        reading.lines.extend(_Line(number, at, value) for value in messages)
+    return reading
+
+
+def _framing(r: _Reading) -> None:
+    bad = [line for line in r.lines if line.value is None]
+    if bad:
+        r.find("CLIENT-STDIN-MESSAGES-ONLY", bad[0].number, f"{len(bad)} line(s) written to the server's stdin are "
+               "not one JSON-RPC message each", "one JSON-RPC 2.0 message per line", "a line that is not one")  # fmt: skip
+    if r.lines:
+        r.seen.add("CLIENT-STDIN-MESSAGES-ONLY")
+
+
+def _ids(r: _Reading) -> None:
+    requests = r.requests()
+    used: dict[str, int] = {}
+    for line in requests:
+        assert line.value is not None
+        request_id = line.value["id"]
+        if type(request_id) not in (int, str):
+            r.find("CLIENT-ID-TYPE", line.number, f"the {line.value['method']} request has id {json.dumps(request_id)}",
+                   "a string or an integer", json.dumps(request_id))  # fmt: skip
+            continue
+        key = json.dumps(request_id)
+        if key in used:
+            r.find("CLIENT-ID-UNIQUE", line.number, f"id {key} of line {used[key]} used again by the "
+                   f"{line.value['method']} request", "an id not used before in the session", key)  # fmt: skip
+        used.setdefault(key, line.number)
+    if requests:
+        r.seen.add("CLIENT-ID-TYPE")
+    if len(requests) > 1:
+        r.seen.add("CLIENT-ID-UNIQUE")
+
+
+def _handshake(r: _Reading) -> None:
+    messages = [line for line in r.lines if line.value is not None]
+    start = next((i for i, line in enumerate(messages) if not _probe(line)), None)
+    if start is None:
+        return  # nothing, or only probes: a client that never opened a legacy session
+    first = messages[start].value
+    assert first is not None
+    r.seen.add("CLIENT-INIT-FIRST")
+    if first.get("method") != "initialize" or "id" not in first:
+        r.find("CLIENT-INIT-FIRST", messages[start].number, "the first message is not an initialize request",
+               "an initialize request", str(first.get("method", "a response")))  # fmt: skip
+        return
+    opened = r.opened_at if r.opened_at is not None else len(r.run.events) + 1
+    early = [line for line in messages[start + 1 :] if line.at < opened and line.value is not None
+             and "id" in line.value and line.value.get("method") not in (None, "ping")]  # fmt: skip
+    if early:
+        assert early[0].value is not None
+        r.find("CLIENT-INIT-ALONE", early[0].number, f"{early[0].value['method']} was sent before initialize was "
+               "answered", "no request but ping until the answer", str(early[0].value["method"]))  # fmt: skip
+    if r.opened_at is None:
+        return
+    r.seen.add("CLIENT-INIT-ALONE")
+    initialized = [line for line in messages if line.value is not None and line.value.get("method") == "notifications/initialized"]
+    if r.run.script.version is not None:
+        _unsupported(r, messages, initialized)
+        return
+    if r.offered != _answered_version(r):
+        return  # a version the client did not ask for: it may disconnect
+    if initialized and initialized[0].at < r.opened_at:
+        r.find("CLIENT-INITIALIZED", initialized[0].number, "notifications/initialized was sent before the "
+               "initialize answer", "notifications/initialized after the answer", "sent before it")  # fmt: skip
+    elif initialized:
+        r.seen.add("CLIENT-INITIALIZED")
+    else:
+        # Only a later request shows the client read and accepted the answer; a client that
+        # sent nothing more may never have read it (a framing fault, judged under its own rule).
+        later = [line for line in r.requests() if line.at > r.opened_at and line.value is not None]
+        if later:
+            assert later[0].value is not None
+            r.find("CLIENT-INITIALIZED", later[0].number, f"after an accepted initialize the client sent "
+                   f"{later[0].value['method']} without it", "notifications/initialized", NOTHING)  # fmt: skip
+
+
+def _probe(line: _Line) -> bool:
+    """A request that may precede initialize: ping (served in every phase, LIFE-PING's reading) or
+    server/discover, with which a client of both eras asks a server which one it speaks (2026-07-28)."""
+    return line.value is not None and "id" in line.value and line.value.get("method") in ("ping", "server/discover")
+
+
+def _answered_version(r: _Reading) -> str:
+    """The version the scripted server answers: the client's, if a legacy one, else the latest."""
+    return r.offered if isinstance(r.offered, str) and r.offered in SUPPORTED_NAMES else LATEST.name
+
+
+def _unsupported(r: _Reading, messages: list[_Line], initialized: list[_Line]) -> None:
+    assert r.opened_at is not None
+    r.seen.add("CLIENT-VERSION-UNSUPPORTED")
+    went_on = [line for line in messages if line.at > r.opened_at and line.value is not None
+               and (line.value.get("method") == "notifications/initialized"
+                    or ("id" in line.value and line.value.get("method") not in (None, "ping")))]  # fmt: skip
+    if went_on:
+        assert went_on[0].value is not None
+        r.find("CLIENT-VERSION-UNSUPPORTED", went_on[0].number, f"answered with version {r.run.script.version}, "
+               f"the client went on with {went_on[0].value['method']}", "a disconnect", str(went_on[0].value["method"]))  # fmt: skip
+    elif r.run.exit_status is None and r.ending != "eof":
+        r.find("CLIENT-VERSION-UNSUPPORTED", None, f"answered with version {r.run.script.version}, the client kept "
+               "the connection open to the time limit", "a disconnect", "the connection kept open")  # fmt: skip
+
+
+def _answers(r: _Reading) -> None:
+    responses = [line for line in r.lines if line.value is not None and "method" not in line.value]
+    claimed: set[int] = set()
+    for ask_id, method in r.asks:
+        rule = "CLIENT-PING" if method == "ping" else "CLIENT-ANSWERS-REQUESTS"
+        r.seen.add(rule)
+        mine = [line for line in responses if line.value is not None and json.dumps(line.value["id"]) == json.dumps(ask_id)]
+        claimed |= {line.number for line in mine}
+        if not mine:
+            r.find(rule, None, f"the server's {method} request (id {json.dumps(ask_id)}) got no response "
+                   f"within {ASK_WAIT:g} s", f"a response with id {json.dumps(ask_id)}", NOTHING)  # fmt: skip
+            continue
+        if len(mine) > 1:
+            r.find("CLIENT-ANSWERS-REQUESTS", mine[1].number, f"the server's {method} request got {len(mine)} responses",
+                   "exactly one response", f"{len(mine)} responses")  # fmt: skip
+        answer = mine[0].value
+        assert answer is not None
+        if method == "ping" and answer.get("result") != {}:
+            r.find("CLIENT-PING", mine[0].number, "the ping's response is not an empty result", '"result": {}',
+                   json.dumps({k: v for k, v in answer.items() if k in ("result", "error")})[:200])  # fmt: skip
+        if method in NEEDS and NEEDS[method] not in _declared(r) and "result" in answer:
+            r.seen.add("CLIENT-UNDECLARED-REFUSED")
+            r.find("CLIENT-UNDECLARED-REFUSED", mine[0].number, f"{method} got a result from a client that did not "
+                   f"declare {NEEDS[method]}", "an error", "a result")  # fmt: skip
+        elif method in NEEDS and NEEDS[method] not in _declared(r):
+            r.seen.add("CLIENT-UNDECLARED-REFUSED")
+    for line in responses:
+        if line.number in claimed or line.value is None:
+            continue
+        if line.value["id"] is None and r.notices:
+            r.find("CLIENT-NOTIFICATION-SILENT", line.number, "a response with id null followed the server's "
+                   "notifications, the only messages without an id it wrote", NOTHING, "a response")  # fmt: skip
+        else:
+            r.find("CLIENT-ANSWERS-REQUESTS", line.number, f"a response with id {json.dumps(line.value['id'])}, which "
+                   "no request of the server had", "responses only to the server's requests", "a response to nothing")  # fmt: skip
+    if r.notices:
+        r.seen.add("CLIENT-NOTIFICATION-SILENT")
+
+
+def _declared(r: _Reading) -> dict[str, object]:
+    first = next((line.value for line in r.lines if line.value is not None), {}) or {}
+    params = first.get("params")
+    capabilities = params.get("capabilities") if isinstance(params, dict) else None
+    return capabilities if isinstance(capabilities, dict) else {}
+
+
+def _capabilities(r: _Reading) -> None:
+    if r.opened_at is None or r.run.script.announce != ():
+        return
+    r.seen.add("CLIENT-CAP-ANNOUNCED")
+    mandatory = _answered_version(r) >= _MANDATORY_FROM
+    found: set[str] = set()
+    for line in r.requests():
+        method = str(line.value["method"]) if line.value is not None else ""
+        needed = next((name for prefix, name in _CAPABILITY_OF.items() if method.startswith(prefix)), None)
+        if method == "logging/setLevel":
+            needed = "logging"
+        if needed is not None and method not in found:
+            found.add(method)
+            r.find("CLIENT-CAP-ANNOUNCED", line.number, f"{method} was sent to a server that announced no {needed} "
+                   "capability", f"no {needed} request", method, mandatory)  # fmt: skip
+
+
+def shown(stdout: bytes, text: str) -> bool:
+    """Whether ``stdout`` holds ``text`` raw or as a JSON string's inside, escaped to ASCII or not."""
+    forms = {text, json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]}
+    return any(form.encode("utf-8") in stdout for form in forms)
+
+
+def _result_shown(r: _Reading) -> None:
+    if MARKER.encode() not in r.run.stdout:
+        return
+    r.seen.add("CLIENT-RESULT-SHOWN")
+    if not shown(r.run.stdout, r.run.script.text):
+        r.find("CLIENT-RESULT-SHOWN", None, "the client printed the tool's marker but not the text the server "
+               "returned", repr(r.run.script.text), _around(r.run.stdout))  # fmt: skip
+
+
+def _around(stdout: bytes) -> str:
+    start = stdout.find(MARKER.encode())
+    return repr(stdout[start : start + 80].decode("utf-8", "backslashreplace"))
+
+
+def _behaviour(run: ClientRun) -> tuple[int | None, list[str], bool]:
+    reading = _read(run)
+    return run.exit_status, reading.methods(), shown(run.stdout, run.script.text)
+
+
+def _served(run: ClientRun) -> bool:
+    """Whether the scripted server answered a request of the client after the handshake."""
+    return any(e.kind == "wrote" and str(e.data).startswith("answer:") for e in run.events)
+
+
+def _differential(r: _Reading, plain: ClientRun | None) -> None:
+    rules = [rule for rule in r.run.script.rules if rule in DIFFERENTIAL]
+    if not rules or plain is None or plain.exit_status is None or not _served(plain):
+        return  # no plain session that got past the handshake: nothing to compare with
+    rule = rules[0]
+    if r.run.exit_status is None:
+        r.find(rule, None, "the client hung where, given the plain answer, it exits "
+               f"{plain.exit_status}", f"exit status {plain.exit_status}", "still running at the time limit")  # fmt: skip
+        return
+    r.seen.add(rule)
+    expected, got = _behaviour(plain), _behaviour(r.run)
+    names = ("exit status", "methods sent", "tool text shown")
+    differs = [(name, want, have) for name, want, have in zip(names, expected, got, strict=True) if want != have]
+    if differs:
+        name, want, have = differs[0]
+        r.find(rule, None, f"the client's {name} differs from the plain tool call's: {have} where it was {want}",
+               f"{name} {want}", f"{name} {have}")  # fmt: skip
+
+
+def _ending(r: _Reading) -> None:
+    run = r.run
+    if run.script.exits_before_answer and r.exited_at is not None:
+        waited = run.ended - r.exited_at
+        if run.exit_status is None and waited <= GONE_WITHIN:
+            return  # stopped by the time limit before its grace was over: not seen either way
+        r.seen.add("CLIENT-SERVER-GONE")
+        if waited > GONE_WITHIN:
+            r.find("CLIENT-SERVER-GONE", None, f"the server exited before answering; the client was still running "
+                   f"{GONE_WITHIN:g} s later", f"an end within {GONE_WITHIN:g} s", f"{waited:.1f} s")  # fmt: skip
+        return
+    if run.exit_status is None or not run.events:
+        return  # the client never ended by itself, or never started its server: nothing to judge
+    if r.signal_before_eof:
+        r.find("CLIENT-SHUTDOWN", None, f"the server got {r.signal_before_eof} while its stdin was still open",
+               "stdin closed first", r.signal_before_eof)  # fmt: skip
+    elif run.leftover:
+        r.find("CLIENT-SHUTDOWN", None, "the client exited and left its server running with its stdin open",
+               "the server's stdin closed", "the server left running")  # fmt: skip
+    elif not r.ending:
+        r.find("CLIENT-SHUTDOWN", None, "the server was killed before its stdin was closed", "stdin closed first",
+               "killed")  # fmt: skip
+    elif r.ending == "eof":
+        r.seen.add("CLIENT-SHUTDOWN")
+
+
+def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdict:
+    """The findings of one run; ``plain``, the same client's run of the plain tool call, for the
+    differential rules."""
+    r = _read(run)
+    _framing(r)
+    _ids(r)
+    _handshake(r)
+    _answers(r)
+    _capabilities(r)
+    _result_shown(r)
+    _differential(r, plain)
+    _ending(r)
+    return ClientVerdict(tuple(r.findings), frozenset(r.seen & set(run.script.rules)))

@@ -1,0 +1,232 @@
+"""A minimal MCP client of the legacy era, sans-IO: bytes of the server's output in, events and
+bytes for the server's stdin out. ``client_stdio`` is the loop that runs it over a child process.
+
+The connection's phases are one literal transition table:
+
+    NEW --open--> OPENING --accepted answer--> READY
+                     |--refused, or a version not offered--> CLOSED
+    any phase --server's end of output--> CLOSED
+
+- The first message is ``initialize`` (CLIENT-INIT-FIRST); until its answer only server requests
+  are answered (CLIENT-INIT-ALONE), and ``notifications/initialized`` follows the answer at once
+  (CLIENT-INITIALIZED). A version the client did not offer and does not know closes the
+  connection (CLIENT-VERSION-UNSUPPORTED).
+- Request ids are increasing integers, never reused (CLIENT-ID-TYPE, CLIENT-ID-UNIQUE).
+- A server's ping gets ``{}`` (CLIENT-PING); ``roots/list`` the client's roots when it declared
+  any; every other server request -32601 (CLIENT-ANSWERS-REQUESTS, CLIENT-UNDECLARED-REFUSED).
+  Notifications, unknown fields and lines that are not JSON are ignored
+  (CLIENT-NOTIFICATION-SILENT, CLIENT-IGNORES-UNKNOWN).
+- A method of a server capability the server did not announce is not sent (CLIENT-CAP-ANNOUNCED).
+
+A call the phase does not allow (``open`` twice, ``request`` before READY) is the caller's bug and
+raises ``ClientStateError``; whatever the server writes becomes an event or is ignored.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+from .eras import CLIENT_INFO, INITIALIZE, INITIALIZED, PING
+from .framer import LineFramer, TooLong
+from .messages import (
+    METHOD_NOT_FOUND,
+    ClientResponse,
+    Invalid,
+    JsonObject,
+    JsonValue,
+    Request,
+    RequestId,
+    classify,
+    encode,
+    error_answer,
+    parse_line,
+)
+from .versions import LATEST, SUPPORTED_NAMES, Era, ProtocolVersion
+
+
+@enum.unique
+class ClientPhase(enum.Enum):
+    NEW = "new"  # nothing sent
+    OPENING = "opening"  # initialize sent, not yet answered
+    READY = "ready"  # initialized sent: requests may go
+    CLOSED = "closed"  # the connection is over: nothing more is sent
+
+
+@enum.unique
+class ClientInput(enum.Enum):
+    OPEN = "the caller opens the connection"
+    ACCEPTED = "initialize answered with a version the client offered or knows"
+    REFUSED = "initialize answered with an error or a version the client does not know"
+    REQUEST = "the caller sends a request"
+    END = "the server's output ended"
+
+
+class ClientStateError(Exception):
+    """A call the connection's phase does not allow: a bug of the caller."""
+
+
+_P, _I = ClientPhase, ClientInput
+
+# (phase, input) -> next phase. A pair absent from the table raises ClientStateError.
+TRANSITIONS: Final[dict[ClientPhase, dict[ClientInput, ClientPhase]]] = {
+    _P.NEW: {_I.OPEN: _P.OPENING, _I.END: _P.CLOSED},
+    _P.OPENING: {_I.ACCEPTED: _P.READY, _I.REFUSED: _P.CLOSED, _I.END: _P.CLOSED},
+    _P.READY: {_I.REQUEST: _P.READY, _I.END: _P.CLOSED},
+    _P.CLOSED: {_I.END: _P.CLOSED},
+}
+
+# The server capability each method's group needs (CLIENT-CAP-ANNOUNCED).
+_GROUPS: Final = {"tools/": "tools", "resources/": "resources", "prompts/": "prompts", "completion/": "completions"}
+_NEEDS: Final = {"logging/setLevel": "logging"}
+
+
+def capability_needed(method: str) -> str | None:
+    """The server capability ``method`` belongs to, if any."""
+    if method in _NEEDS:
+        return _NEEDS[method]
+    return next((name for prefix, name in _GROUPS.items() if method.startswith(prefix)), None)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The handshake is done: ``version`` negotiated, ``capabilities`` announced."""
+
+    version: str
+    capabilities: JsonObject
+
+
+@dataclass(frozen=True)
+class Answered:
+    id: RequestId
+    result: JsonObject
+
+
+@dataclass(frozen=True)
+class Failed:
+    id: RequestId
+    error: JsonObject
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The connection is over; ``reason`` says why, for the person running the client."""
+
+    reason: str
+
+
+Event: TypeAlias = Opened | Answered | Failed | Closed
+
+
+class Client:
+    def __init__(self, version: ProtocolVersion = LATEST, roots: tuple[str, ...] = ()) -> None:
+        if version.era is not Era.LEGACY:
+            raise ValueError(f"{version.name} has no initialize handshake")
+        self.phase = ClientPhase.NEW
+        self.offered = version
+        self.roots = roots
+        self.announced: JsonObject = {}
+        self._framer = LineFramer()
+        self._next_id = 0
+        self._pending: set[RequestId] = set()
+        self._out: list[bytes] = []
+
+    def _move(self, event: ClientInput) -> None:
+        try:
+            self.phase = TRANSITIONS[self.phase][event]
+        except KeyError:
+            raise ClientStateError(f"{event.value!r} in phase {self.phase.value!r}") from None
+
+    def data_to_send(self) -> bytes:
+        """The bytes to write to the server's stdin, each message one line; taken once."""
+        data, self._out = b"".join(self._out), []
+        return data
+
+    def _send(self, message: JsonObject) -> None:
+        self._out.append(encode(message))  # one message, one line, ended by LF (CLIENT-STDIN-MESSAGES-ONLY)
+
+    def _request(self, method: str, params: JsonObject) -> RequestId:
+        self._next_id += 1  # CLIENT-ID-TYPE, CLIENT-ID-UNIQUE: never null, never again
+        request_id = self._next_id
+        self._pending.add(request_id)
+        self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        return request_id
+
+    def open(self) -> None:
+        self._move(ClientInput.OPEN)
+        capabilities: JsonObject = {"roots": {}} if self.roots else {}
+        params: JsonObject = {
+            "protocolVersion": self.offered.name,
+            "capabilities": capabilities,
+            "clientInfo": dict(CLIENT_INFO),
+        }
+        self._request(INITIALIZE, params)  # CLIENT-INIT-FIRST
+
+    def request(self, method: str, params: JsonObject) -> RequestId | None:
+        """Send a request; None, and nothing sent, for a capability the server did not announce."""
+        self._move(ClientInput.REQUEST)
+        needed = capability_needed(method)
+        if needed is not None and needed not in self.announced:
+            return None  # CLIENT-CAP-ANNOUNCED
+        return self._request(method, params)
+
+    def receive_data(self, data: bytes) -> list[Event]:
+        """Feed what the server wrote; an empty ``data`` is its end of output."""
+        if not data:
+            lines = self._framer.receive_eof()
+            events = [event for line in lines for event in self._line(line)]
+            self._move(ClientInput.END)
+            return [*events, Closed("the server closed its output")]
+        return [event for line in self._framer.receive_data(data) for event in self._line(line)]
+
+    def _line(self, line: bytes | TooLong) -> list[Event]:
+        if self.phase is ClientPhase.CLOSED or isinstance(line, TooLong):
+            return []
+        value = parse_line(line)
+        if not isinstance(value, dict):
+            return []  # not a message: the server's fault, and nothing to answer
+        message = classify(value)
+        if isinstance(message, Request):
+            self._answer(message)
+        elif isinstance(message, ClientResponse) and message.well_formed:
+            return self._response(value)
+        elif isinstance(message, Invalid) and message.id is not None:
+            self._send(error_answer(message.id, message.code, message.reason))
+        return []  # notifications: nothing to answer (CLIENT-NOTIFICATION-SILENT)
+
+    def _answer(self, request: Request) -> None:
+        if request.method == PING:
+            self._send({"jsonrpc": "2.0", "id": request.id, "result": {}})  # CLIENT-PING
+        elif request.method == "roots/list" and self.roots:
+            roots: list[JsonValue] = [{"uri": uri} for uri in self.roots]
+            self._send({"jsonrpc": "2.0", "id": request.id, "result": {"roots": roots}})
+        else:  # CLIENT-UNDECLARED-REFUSED, CLIENT-ANSWERS-REQUESTS
+            self._send(error_answer(request.id, METHOD_NOT_FOUND, f"method not found: {request.method}"))
+
+    def _response(self, value: JsonObject) -> list[Event]:
+        request_id = value["id"]
+        if request_id not in self._pending:
+            return []  # an answer to nothing this client asked
+        assert isinstance(request_id, int | str)
+        self._pending.discard(request_id)
+        error = value.get("error")
+        result = value.get("result")
+        if self.phase is ClientPhase.OPENING:
+            return self._opened(result if isinstance(result, dict) else None)
+        if isinstance(error, dict):
+            return [Failed(request_id, error)]
+        assert isinstance(result, dict)
+        return [Answered(request_id, result)]
+
+    def _opened(self, result: JsonObject | None) -> list[Event]:
+        version = result.get("protocolVersion") if result is not None else None
+        if result is None or not isinstance(version, str) or version not in SUPPORTED_NAMES:
+            self._move(ClientInput.REFUSED)  # CLIENT-VERSION-UNSUPPORTED: disconnect
+            why = "initialize was refused" if result is None else f"the server answered version {version!r}"
+            return [Closed(why)]
+        self._move(ClientInput.ACCEPTED)
+        capabilities = result.get("capabilities")
+        self.announced = capabilities if isinstance(capabilities, dict) else {}
+        self._send({"jsonrpc": "2.0", "method": INITIALIZED})  # CLIENT-INITIALIZED: right after the answer
+        return [Opened(version, self.announced)]

@@ -1,0 +1,97 @@
+"""``mcpref check-client``: its command line, its template, its output.
+
+Which client is failed under which rule is ``test_check_client_finds``; here, what every use
+of the command relies on.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mcpref.fuzz.drive.client_run import TemplateError, expand, run_client
+from mcpref.fuzz.generate.client_scripts import PLAIN
+from mcpref.fuzz.integrate.cli import main
+from mcpref.reference.rules import CLIENT_RULES
+
+REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
+
+
+def test_the_template_takes_the_server_as_words_or_as_one_shell_line() -> None:
+    server = ["python3", "-m", "a b"]
+    assert expand(["client", "{server}", "-v"], server) == ["client", "python3", "-m", "a b", "-v"]
+    assert expand(["client", "--server={server}"], server) == ["client", "--server=python3 -m 'a b'"]
+    with pytest.raises(TemplateError, match="names no"):
+        expand(["client"], server)
+
+
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        (["check-client"], "a client command after --"),
+        (["check-client", "--limit", "0", "--", "x", "{server}"], "positive --limit"),
+        (["check-client", "--", "true"], "names no {server}"),
+        (["check-client", "--", "/nonexistent/client", "{server}"], "cannot start /nonexistent/client"),
+    ],
+)
+def test_bad_usage_exits_2(argv: list[str], complaint: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert complaint in capsys.readouterr().err
+
+
+@pytest.mark.spec("CLIENT-READ-CRLF", "CLIENT-INIT-FIRST")
+def test_one_scenario_with_the_plain_call_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-client", "--json", "--scenario", "CRLF line ends", "--", *REFERENCE_CLIENT]) == 0
+    document = json.loads(capsys.readouterr().out)
+    rows = {row["id"]: row for row in document["rules"]}
+    assert [row["id"] for row in document["rules"]] == [rule.id for rule in CLIENT_RULES]
+    assert rows["CLIENT-READ-CRLF"]["status"] == "pass" and rows["CLIENT-INIT-FIRST"]["status"] == "pass"
+    assert rows["CLIENT-READ-CHUNKS"]["status"] == "n/a"  # no scenario of this run exercises it
+    assert document["side"] == "client" and document["command"] == REFERENCE_CLIENT
+
+
+def test_a_client_that_never_starts_a_server_leaves_its_rules_untested(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [sys.executable, "-c", "import sys; print(sys.argv)", "{server}"]
+    assert main(["check-client", "--scenario", "a plain tool call", "--", *argv]) == 0
+    out = capsys.readouterr().out
+    assert "CLIENT-INIT-FIRST           MUST                untested" in out
+    assert 'never started the scripted server in "a plain tool call"' in out and "fail" not in out and "warn" not in out
+
+
+def test_a_finding_carries_the_script_and_a_line_that_reproduces_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # A client that writes one line of its own and exits: not a JSON-RPC message.
+    argv = [sys.executable, "-c", "import subprocess, sys; p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE); "
+            "p.communicate(b'hello\\n', timeout=30)", "{server}"]  # fmt: skip
+    assert main(["check-client", "--json", "--scenario", "a plain tool call", "--", *argv]) == 1
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    [finding] = rows["CLIENT-STDIN-MESSAGES-ONLY"]["findings"]
+    assert finding["status"] == "fail" and finding["script"]["name"] == "a plain tool call"
+    assert finding["reproduce"].startswith("mcpref check-client --scenario 'a plain tool call' -- ")
+    assert rows["CLIENT-INIT-FIRST"]["status"] == "untested"
+
+
+def test_a_client_that_hangs_is_killed_at_the_limit() -> None:
+    argv = [sys.executable, "-c", "import subprocess, sys, time; p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE); "
+            "time.sleep(60)", "{server}"]  # fmt: skip
+    run = run_client(argv, PLAIN, limit=1.0)
+    assert run.exit_status is None and not run.leftover
+
+
+def test_the_command_is_listed_in_help() -> None:
+    done = subprocess.run([sys.executable, "-m", "mcpref", "check-client", "--help"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "{server}" in done.stdout
+
+
+@pytest.mark.spec("CLIENT-RESULT-SHOWN")
+def test_a_client_that_prints_nothing_leaves_result_shown_untested(capsys: pytest.CaptureFixture[str]) -> None:
+    # The reference client with its output thrown away: it does everything but show the result.
+    argv = [sys.executable, "-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], "
+            "stdout=subprocess.DEVNULL).returncode)", *REFERENCE_CLIENT]  # fmt: skip
+    assert main(["check-client", "--json", "--scenario", "a plain tool call", "--", *argv]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    assert rows["CLIENT-RESULT-SHOWN"]["status"] == "untested"
+    assert rows["CLIENT-RESULT-SHOWN"]["reason"] == "the client printed no tool result in any scenario: nothing shown to judge"
+    assert rows["CLIENT-INIT-FIRST"]["status"] == "pass"

@@ -1,0 +1,318 @@
+"""The client oracle on records written out by hand: each rule's finding, and its evidence.
+
+Each test builds the record the scripted server would have kept (``RecordEvent``s) for a client
+that did one thing, and reads the verdict: the rule that names the cause, and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from mcpref.fuzz.drive.client_run import ClientRun, RecordEvent
+from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL, PLAIN, SCRIPTS, TEXT, ServerScript
+from mcpref.fuzz.judge.client import ClientVerdict, judge_client, shown
+
+BY_NAME = {script.name: script for script in SCRIPTS}
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+CALL = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
+
+
+def read(*messages: dict[str, Any] | list[Any] | bytes) -> RecordEvent:
+    data = b"".join(m if isinstance(m, bytes) else json.dumps(m).encode() + b"\n" for m in messages)
+    return RecordEvent(0.0, "read", data.decode("latin-1"))
+
+
+def wrote(tag: str) -> RecordEvent:
+    return RecordEvent(0.0, "wrote", tag)
+
+
+def event(kind: str, data: object = "", t: float = 0.0) -> RecordEvent:
+    return RecordEvent(t, kind, data)
+
+
+PLAIN_EVENTS = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL), wrote("answer:tools/call"), event("eof"), event("exit"))
+
+
+def run(
+    script: ServerScript = PLAIN,
+    events: tuple[RecordEvent, ...] = PLAIN_EVENTS,
+    status: int | None = 0,
+    stdout: bytes = TEXT.encode() + b"\n",
+    ended: float = 0.0,
+    leftover: bool = False,
+) -> ClientRun:
+    return ClientRun(script, events, status, ended, stdout, b"", leftover)
+
+
+def rules(verdict: ClientVerdict) -> list[str]:
+    return [finding.rule for finding in verdict.findings]
+
+
+def test_a_plain_session_passes_what_it_shows() -> None:
+    verdict = judge_client(run())
+    assert rules(verdict) == []
+    assert verdict.seen == set(PLAIN.rules)
+
+
+@pytest.mark.spec("CLIENT-STDIN-MESSAGES-ONLY")
+@pytest.mark.parametrize(
+    "bad",
+    [b"\xff\n", b"{\n", b"[1]\n", b'{"jsonrpc":"1.0","method":"x"}\n', b'{"jsonrpc":"2.0","id":1,"result":{},"error":{}}\n', b"\n"],
+)
+def test_a_line_that_is_not_one_message(bad: bytes) -> None:
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, bad, CALL), event("eof"))
+    assert rules(judge_client(run(events=events))) == ["CLIENT-STDIN-MESSAGES-ONLY"]
+
+
+@pytest.mark.spec("CLIENT-STDIN-MESSAGES-ONLY")
+def test_a_batch_is_messages_at_2025_03_26_only() -> None:
+    for version, found in (("2025-03-26", []), ("2025-06-18", ["CLIENT-STDIN-MESSAGES-ONLY"])):
+        init = {**INIT, "params": {"protocolVersion": version, "capabilities": {}}}
+        events = (read(init), wrote("initialize-answer"), read([INITIALIZED, CALL]), event("eof"))
+        assert rules(judge_client(run(events=events))) == found
+
+
+@pytest.mark.spec("CLIENT-INIT-FIRST")
+def test_probes_may_come_before_initialize() -> None:
+    discover = {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {}}
+    events = (read(discover), read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL), event("eof"))
+    assert rules(judge_client(run(events=events))) == []
+    verdict = judge_client(run(events=(read(discover), event("eof")), stdout=b""))
+    assert rules(verdict) == [] and "CLIENT-INIT-FIRST" not in verdict.seen
+
+
+@pytest.mark.spec("CLIENT-STDIN-MESSAGES-ONLY")
+def test_a_last_line_never_ended() -> None:
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, json.dumps(CALL).encode()), event("eof"))
+    assert rules(judge_client(run(events=events))) == ["CLIENT-STDIN-MESSAGES-ONLY"]
+
+
+def test_a_client_that_wrote_nothing_is_seen_doing_nothing() -> None:
+    verdict = judge_client(run(events=(event("start"), event("eof")), status=1, stdout=b""))
+    assert rules(verdict) == [] and verdict.seen == {"CLIENT-SHUTDOWN"}
+
+
+def test_a_client_that_never_started_its_server_is_not_judged() -> None:
+    verdict = judge_client(run(events=(), stdout=b""))
+    assert rules(verdict) == [] and verdict.seen == set()
+
+
+@pytest.mark.spec("CLIENT-ID-TYPE", "CLIENT-ID-UNIQUE")
+def test_ids_null_or_used_again() -> None:
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, {**CALL, "id": None}, {**CALL, "id": 1}), event("eof"))
+    assert rules(judge_client(run(events=events))) == ["CLIENT-ID-TYPE", "CLIENT-ID-UNIQUE"]
+
+
+@pytest.mark.spec("CLIENT-INIT-FIRST")
+@pytest.mark.parametrize("first", [CALL, {"jsonrpc": "2.0", "method": "initialize"}])
+def test_a_first_message_that_is_no_initialize_request(first: dict[str, Any]) -> None:
+    events = (read(first), event("eof"))
+    assert rules(judge_client(run(events=events))) == ["CLIENT-INIT-FIRST"]
+
+
+@pytest.mark.spec("CLIENT-INIT-ALONE", "CLIENT-INITIALIZED")
+def test_requests_and_initialized_before_the_answer() -> None:
+    ping = {"jsonrpc": "2.0", "id": 3, "method": "ping"}
+    events = (read(INIT, ping, INITIALIZED, CALL), wrote("initialize-answer"), event("eof"))
+    assert rules(judge_client(run(events=events))) == ["CLIENT-INIT-ALONE", "CLIENT-INITIALIZED"]
+
+
+def test_a_session_whose_answer_never_came_judges_only_what_came_early() -> None:
+    events = (read(INIT, CALL), event("eof"))
+    verdict = judge_client(run(events=events))
+    assert rules(verdict) == ["CLIENT-INIT-ALONE"] and "CLIENT-INITIALIZED" not in verdict.seen
+
+
+@pytest.mark.spec("CLIENT-INITIALIZED")
+def test_no_initialized_before_the_next_request() -> None:
+    events = (read(INIT), wrote("initialize-answer"), read(CALL), event("eof"))
+    [finding] = judge_client(run(events=events)).findings
+    assert finding.rule == "CLIENT-INITIALIZED" and "sent tools/call without it" in finding.message
+
+
+@pytest.mark.spec("CLIENT-INITIALIZED")
+@pytest.mark.parametrize("status", [1, None])
+def test_a_client_that_sent_nothing_after_the_answer_may_not_have_read_it(status: int | None) -> None:
+    verdict = judge_client(run(events=(read(INIT), wrote("initialize-answer"), event("eof")), status=status))
+    assert verdict.findings == () and "CLIENT-INITIALIZED" not in verdict.seen
+
+
+def test_a_client_answered_another_version_than_it_asked_for_may_leave() -> None:
+    init = {**INIT, "params": {"protocolVersion": "2026-07-28", "capabilities": {}}}
+    verdict = judge_client(run(events=(read(init), wrote("initialize-answer"), event("eof"))))
+    assert rules(verdict) == [] and "CLIENT-INITIALIZED" not in verdict.seen
+
+
+@pytest.mark.spec("CLIENT-VERSION-UNSUPPORTED")
+@pytest.mark.parametrize(
+    ("then", "status", "found"),
+    [
+        ((read(INITIALIZED), event("eof")), 0, True),
+        ((read({"jsonrpc": "2.0", "id": 5, "method": "ping"}),), None, True),  # kept open to the limit
+        ((event("eof"),), None, False),
+        ((event("eof"),), 1, False),
+    ],
+)
+def test_an_unsupported_version(then: tuple[RecordEvent, ...], status: int | None, found: bool) -> None:
+    script = BY_NAME["an initialize answered with an unsupported version"]
+    verdict = judge_client(run(script, (read(INIT), wrote("initialize-answer"), *then), status))
+    assert rules(verdict) == (["CLIENT-VERSION-UNSUPPORTED"] if found else [])
+    assert "CLIENT-VERSION-UNSUPPORTED" in verdict.seen
+
+
+def asked(*responses: dict[str, Any], notices: int = 0, capabilities: dict[str, Any] | None = None) -> ClientVerdict:
+    init = {**INIT, "params": {"protocolVersion": "2025-11-25", "capabilities": capabilities or {}}}
+    script = BY_NAME["requests for undeclared capabilities"]
+    events = (
+        read(init),
+        wrote("initialize-answer"),
+        read(INITIALIZED, CALL),
+        event("ask", {"id": 7001, "method": "ping"}),
+        event("ask", {"id": "a-2", "method": "mcpref/unknown"}),
+        event("ask", {"id": "a-3", "method": "roots/list"}),
+        *[wrote("notice") for _ in range(notices)],
+        read(*responses),
+        wrote("answer:tools/call"),
+        event("eof"),
+    )
+    return judge_client(run(script, events))
+
+
+def response(request_id: object, **body: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, **(body or {"result": {}})}
+
+
+ERROR = {"error": {"code": -32601, "message": "no"}}
+
+
+@pytest.mark.spec("CLIENT-PING", "CLIENT-ANSWERS-REQUESTS", "CLIENT-UNDECLARED-REFUSED")
+def test_every_request_answered_once_and_refused_when_undeclared() -> None:
+    verdict = asked(response(7001), response("a-2", **ERROR), response("a-3", **ERROR))
+    assert rules(verdict) == []
+    assert {"CLIENT-ANSWERS-REQUESTS", "CLIENT-UNDECLARED-REFUSED"} <= verdict.seen  # ping: scenario 2's
+
+
+@pytest.mark.spec("CLIENT-PING", "CLIENT-ANSWERS-REQUESTS")
+def test_requests_left_unanswered() -> None:
+    assert rules(asked(response("a-3", **ERROR))) == ["CLIENT-PING", "CLIENT-ANSWERS-REQUESTS"]
+
+
+@pytest.mark.spec("CLIENT-PING", "CLIENT-ANSWERS-REQUESTS", "CLIENT-UNDECLARED-REFUSED")
+def test_wrong_answers() -> None:
+    verdict = asked(
+        response(7001, result={"x": 1}),
+        response("a-2", **ERROR),
+        response("a-2", **ERROR),
+        response("a-3", result={"roots": []}),
+    )
+    assert rules(verdict) == ["CLIENT-PING", "CLIENT-ANSWERS-REQUESTS", "CLIENT-UNDECLARED-REFUSED"]
+
+
+def test_a_declared_capability_is_not_judged_as_undeclared() -> None:
+    verdict = asked(response(7001), response("a-2", **ERROR), response("a-3", result={"roots": []}), capabilities={"roots": {}})
+    assert rules(verdict) == [] and "CLIENT-UNDECLARED-REFUSED" not in verdict.seen
+
+
+@pytest.mark.spec("CLIENT-NOTIFICATION-SILENT", "CLIENT-ANSWERS-REQUESTS")
+@pytest.mark.parametrize(("notices", "rule"), [(1, "CLIENT-NOTIFICATION-SILENT"), (0, "CLIENT-ANSWERS-REQUESTS")])
+def test_responses_to_nothing(notices: int, rule: str) -> None:
+    answers = (response(7001), response("a-2", **ERROR), response("a-3", **ERROR), response(None, **ERROR))
+    assert rules(asked(*answers, notices=notices)) == [rule]
+    assert rules(asked(*answers[:3], response(7001.5))) == ["CLIENT-ANSWERS-REQUESTS"]
+
+
+@pytest.mark.spec("CLIENT-CAP-ANNOUNCED")
+@pytest.mark.parametrize(("version", "mandatory"), [("2025-11-25", True), ("2025-03-26", False)])
+def test_methods_of_capabilities_not_announced(version: str, mandatory: bool) -> None:
+    script = BY_NAME["a server that announces no capability"]
+    init = {**INIT, "params": {"protocolVersion": version, "capabilities": {}}}
+    sent = [CALL, {**CALL, "id": 3}, {**CALL, "id": 4, "method": "logging/setLevel"}, {**CALL, "id": 5, "method": "custom"}]
+    events = (read(init), wrote("initialize-answer"), read(INITIALIZED, *sent), event("eof"))
+    verdict = judge_client(run(script, events))
+    assert [(f.rule, f.actual, f.mandatory) for f in verdict.findings] == [
+        ("CLIENT-CAP-ANNOUNCED", "tools/call", mandatory),
+        ("CLIENT-CAP-ANNOUNCED", "logging/setLevel", mandatory),
+    ]
+    assert judge_client(run(script, (read(init), event("eof")))).seen == {"CLIENT-INIT-FIRST", "CLIENT-SHUTDOWN"}
+
+
+@pytest.mark.spec("CLIENT-RESULT-SHOWN")
+@pytest.mark.parametrize(
+    ("stdout", "found", "seen"),
+    [
+        (b"", False, False),
+        (json.dumps({"text": TEXT}).encode(), False, True),
+        (json.dumps({"text": TEXT}, ensure_ascii=False).encode(), False, True),
+        (TEXT.encode("ascii", "replace"), True, True),
+    ],
+)
+def test_the_text_shown(stdout: bytes, found: bool, seen: bool) -> None:
+    verdict = judge_client(run(stdout=stdout))
+    assert rules(verdict) == (["CLIENT-RESULT-SHOWN"] if found else [])
+    assert ("CLIENT-RESULT-SHOWN" in verdict.seen) is seen
+    assert shown(stdout, TEXT) is not found or not seen
+
+
+DIFFERENTIAL_SCENARIOS = [(script, rule) for script in SCRIPTS for rule in script.rules if rule in DIFFERENTIAL]
+
+
+@pytest.mark.spec("CLIENT-READ-CHUNKS", "CLIENT-READ-LF-ONLY", "CLIENT-READ-CRLF", "CLIENT-READ-LONG-LINE", "CLIENT-IGNORES-UNKNOWN")
+@pytest.mark.parametrize(("script", "rule"), DIFFERENTIAL_SCENARIOS, ids=[s.name for s, _ in DIFFERENTIAL_SCENARIOS])
+def test_the_differential_rules_compare_with_the_plain_call(script: ServerScript, rule: str) -> None:
+    plain = run()
+    variant = run(script, stdout=script.text.encode())
+    assert rules(judge_client(variant, plain)) == [] and rule in judge_client(variant, plain).seen
+    assert [(f.rule, f.actual) for f in judge_client(replace(variant, exit_status=1), plain).findings] == [(rule, "exit status 1")]
+    assert [f.actual for f in judge_client(replace(variant, stdout=b""), plain).findings] == ["tool text shown False"]
+    [hung] = judge_client(replace(variant, exit_status=None), plain).findings
+    assert hung.rule == rule and hung.actual == "still running at the time limit"
+    assert rule not in judge_client(variant, None).seen | judge_client(variant, run(status=None)).seen
+    unserved = run(events=PLAIN_EVENTS[:3])  # a plain session that never got an answer: no comparison
+    assert rule not in judge_client(replace(variant, exit_status=1), unserved).seen
+    assert judge_client(replace(variant, exit_status=1), unserved).findings == ()
+
+
+@pytest.mark.spec("CLIENT-SERVER-GONE")
+@pytest.mark.parametrize(
+    ("status", "ended", "found", "seen"),
+    [(1, 2.0, False, True), (1, 12.0, True, True), (None, 30.0, True, True), (None, 5.0, False, False)],
+)
+def test_a_client_whose_server_exits(status: int | None, ended: float, found: bool, seen: bool) -> None:
+    """A client stopped by the time limit before its grace was over was not seen either way."""
+    script = BY_NAME["a server that exits before answering"]
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL), event("exit", t=1.0))
+    verdict = judge_client(run(script, events, status, b"", ended))
+    assert rules(verdict) == (["CLIENT-SERVER-GONE"] if found else [])
+    assert ("CLIENT-SERVER-GONE" in verdict.seen) is seen
+
+
+@pytest.mark.spec("CLIENT-SHUTDOWN")
+@pytest.mark.parametrize(
+    ("ending", "leftover", "status", "found", "seen"),
+    [
+        ((event("signal", "SIGTERM"), event("exit")), False, 0, True, False),
+        ((event("eof"), event("signal", "SIGTERM")), False, 0, False, True),
+        ((), True, 0, True, False),
+        ((), False, 0, True, False),
+        ((event("exit"),), False, 0, False, False),
+        ((event("eof"),), False, None, False, False),
+    ],
+)
+def test_how_the_server_was_shut_down(
+    ending: tuple[RecordEvent, ...], leftover: bool, status: int | None, found: bool, seen: bool
+) -> None:
+    events = (*PLAIN_EVENTS[:4], *ending)
+    verdict = judge_client(run(events=events, status=status, leftover=leftover))
+    assert rules(verdict) == (["CLIENT-SHUTDOWN"] if found else [])
+    assert ("CLIENT-SHUTDOWN" in verdict.seen) is seen
+
+
+def test_a_script_round_trips_through_its_file() -> None:
+    for script in SCRIPTS:
+        assert ServerScript.loads(script.dumps()) == script
+    assert replace(PLAIN, cuts=3) != PLAIN
