@@ -1,0 +1,131 @@
+"""``check-client`` fails each buggy example client (``examples/buggy_clients/``) under its rule and in
+its profile, with the scenario that shows the bug (the plain tool call always runs too); and it
+passes the reference client on every rule, under the strict profile."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from mcpref.fuzz.integrate.cli import main
+from mcpref.reference.rules import CLIENT_RULES
+
+BUGGY = Path(__file__).resolve().parents[2] / "examples" / "buggy_clients"
+PLAIN = "a plain tool call"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # the example's file name, without .py
+    profile: str  # the weakest profile that fails it
+    scenario: str = PLAIN  # the scenario that shows the bug
+    options: tuple[str, ...] = ()  # more options for check-client
+    client: tuple[str, ...] = ()  # more options for the example
+
+
+# A client that loses what it waits for is told to give up after 3 s (--timeout, as mcpref
+# client); the one that hangs on is killed at check-client's --limit, past the 10 s it is given.
+GIVES_UP = ("--timeout", "3")
+FOUND = [
+    pytest.param(Case("pipelines_before_answer", "strict"), marks=pytest.mark.spec("CLIENT-INIT-ALONE")),
+    pytest.param(Case("no_initialized", "spec"), marks=pytest.mark.spec("CLIENT-INITIALIZED")),
+    pytest.param(Case("reuses_ids", "spec"), marks=pytest.mark.spec("CLIENT-ID-UNIQUE")),
+    pytest.param(Case("null_ids", "spec"), marks=pytest.mark.spec("CLIENT-ID-TYPE")),
+    pytest.param(
+        Case("ignores_ping", "spec", "server requests before the answer"), marks=pytest.mark.spec("CLIENT-PING")
+    ),
+    pytest.param(
+        Case("answers_notifications", "spec", "unknown notifications and fields"),
+        marks=pytest.mark.spec("CLIENT-NOTIFICATION-SILENT"),
+    ),
+    pytest.param(Case("pretty_prints", "spec", client=GIVES_UP), marks=pytest.mark.spec("CLIENT-STDIN-MESSAGES-ONLY")),
+    pytest.param(
+        Case("reads_per_chunk", "spec", "an answer cut into pieces", client=GIVES_UP),
+        marks=pytest.mark.spec("CLIENT-READ-CHUNKS"),
+    ),
+    pytest.param(
+        Case("splitlines_on_u2028", "spec", "raw U+2028 and U+2029 in the answer", client=GIVES_UP),
+        marks=pytest.mark.spec("CLIENT-READ-LF-ONLY"),
+    ),
+    pytest.param(
+        Case("hangs_on_dead_server", "strict", "a server that exits before answering", options=("--limit", "12")),
+        marks=pytest.mark.spec("CLIENT-SERVER-GONE"),
+    ),
+    pytest.param(Case("kills_server", "strict"), marks=pytest.mark.spec("CLIENT-SHUTDOWN")),
+    pytest.param(
+        Case("keeps_unsupported_version", "strict", "an initialize answered with an unsupported version"),
+        marks=pytest.mark.spec("CLIENT-VERSION-UNSUPPORTED"),
+    ),
+    pytest.param(
+        Case("calls_unannounced", "spec", "a server that announces no capability"),
+        marks=pytest.mark.spec("CLIENT-CAP-ANNOUNCED"),
+    ),
+    pytest.param(
+        Case("roots_result_undeclared", "strict", "requests for undeclared capabilities"),
+        marks=pytest.mark.spec("CLIENT-UNDECLARED-REFUSED"),
+    ),
+    pytest.param(Case("mangles_text", "strict"), marks=pytest.mark.spec("CLIENT-RESULT-SHOWN")),
+]
+
+
+def check_client(
+    profile: str, options: list[str], client: list[str], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, dict[str, dict[str, object]]]:
+    status = main(["check-client", "--json", "--profile", profile, *options, "--", *client])
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    return status, rows
+
+
+@pytest.mark.parametrize("case", FOUND, ids=lambda case: case.name)
+def test_check_client_fails_each_example_under_its_rule_in_its_profile(
+    case: Case, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = request.node.get_closest_marker("spec")  # the rule, named once: in the case's mark
+    assert marker is not None
+    (rule,) = marker.args
+    example = [sys.executable, str(BUGGY / f"{case.name}.py"), "--tool", "echo", *case.client, "--", "{server}"]
+    status, rows = check_client(case.profile, ["--scenario", case.scenario, *case.options], example, capsys)
+    assert status == 1 and rows[rule]["status"] == "fail", rows[rule]
+    failed = {rule_id for rule_id, row in rows.items() if row["status"] == "fail"}
+    assert failed == {rule}, failed  # the bug, and nothing that is not its doing
+
+
+@pytest.mark.spec(
+    "CLIENT-INIT-FIRST",
+    "CLIENT-INIT-ALONE",
+    "CLIENT-INITIALIZED",
+    "CLIENT-VERSION-UNSUPPORTED",
+    "CLIENT-STDIN-MESSAGES-ONLY",
+    "CLIENT-ID-TYPE",
+    "CLIENT-ID-UNIQUE",
+    "CLIENT-PING",
+    "CLIENT-ANSWERS-REQUESTS",
+    "CLIENT-UNDECLARED-REFUSED",
+    "CLIENT-NOTIFICATION-SILENT",
+    "CLIENT-CAP-ANNOUNCED",
+    "CLIENT-READ-CHUNKS",
+    "CLIENT-READ-LF-ONLY",
+    "CLIENT-READ-CRLF",
+    "CLIENT-READ-LONG-LINE",
+    "CLIENT-IGNORES-UNKNOWN",
+    "CLIENT-RESULT-SHOWN",
+    "CLIENT-SERVER-GONE",
+    "CLIENT-SHUTDOWN",
+)
+def test_the_reference_client_passes_every_rule_under_the_strict_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    reference = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
+    status, rows = check_client("strict", [], reference, capsys)
+    assert list(rows) == [rule.id for rule in CLIENT_RULES]
+    assert {rule_id: row["status"] for rule_id, row in rows.items() if row["status"] != "pass"} == {}
+    assert status == 0
+
+
+def test_each_example_client_is_tested_and_listed_in_the_readme() -> None:
+    examples = {path.stem for path in BUGGY.glob("*.py") if not path.name.startswith("_")}
+    assert examples == {case.name for param in FOUND for case in param.values if isinstance(case, Case)}
+    readme = (BUGGY / "README.md").read_text(encoding="utf-8")
+    assert [name for name in sorted(examples) if f"`{name}.py`" not in readme] == []
