@@ -54,5 +54,6 @@ try {
 } finally {
   await client.close().catch(() => {});
 }
-process.stdout.write(JSON.stringify(report) + "\n");
-process.exit(report.ok ? 0 : 1);
+// Exit once the report is written: stdout to a pipe is asynchronous, and process.exit() would cut
+// a long report at 64 KiB.
+process.stdout.write(JSON.stringify(report) + "\n", () => process.exit(report.ok ? 0 : 1));
