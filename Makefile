@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck notes fuzz-self peers bench bench-targets soak field lawful
+.PHONY: demo test lint typecheck notes fuzz-self peers bench bench-targets soak field lawful client-campaigns
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,14 @@ test: $(STAMP) $(NODE_STAMP) typecheck lint
 # both eras where its alternative concerns them; make test runs a part of it. About 4 minutes.
 lawful: $(STAMP)
 	MCPREF_LAWFUL=full $(BIN)/python -m pytest -n auto -p no:cacheprovider tests/fuzz/test_lawful.py
+
+# A seeded fuzz-client campaign against every buggy example client (examples/buggy_clients), each
+# counting only its rule; make test runs seven of them. About two minutes of two cores.
+client-campaigns: $(STAMP)
+	@mkdir -p build
+	MCPREF_CLIENT_CAMPAIGNS=full $(BIN)/python -m pytest -n auto -p no:cacheprovider -q -rP \
+		tests/fuzz/test_fuzz_client_finds.py > build/client-campaigns.log; status=$$?; \
+		grep -E "first broken|passed|failed" build/client-campaigns.log; exit $$status
 
 # A long coverage-guided campaign over the reference's own framer and dispatcher (Atheris
 # steering Hypothesis' byte-level input); new inputs land in fuzz-corpus/self, which the

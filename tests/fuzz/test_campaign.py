@@ -256,7 +256,7 @@ def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory
 def test_a_deadline_met_in_hypothesis_s_final_replays_ends_the_campaign_and_our_bugs_still_surface() -> None:
     # With several failures kept, Hypothesis replays each at the end and raises them together;
     # a replay past the deadline raises the budget's end in place of its divergence.
-    from mcpref.fuzz.campaign.runner import Campaign, _BudgetSpent, _divergence
+    from mcpref.fuzz.campaign.runner import Campaign, _BudgetSpent, divergence
 
     def replays(*raised: BaseException) -> Callable[[], None]:
         def probe() -> None:
@@ -266,10 +266,10 @@ def test_a_deadline_met_in_hypothesis_s_final_replays_ends_the_campaign_and_our_
 
     campaign = Campaign(["true"])  # no seed: _round calls the probe as it is
     assert campaign._round(replays(_BudgetSpent(), _BudgetSpent())) is False
-    assert campaign._round(replays(_divergence("RPC-BATCH")("m"), _BudgetSpent())) is False
-    assert campaign._round(replays(_divergence("RPC-BATCH")("m"), _divergence("RPC-ID-ECHO")("m"))) is True
+    assert campaign._round(replays(divergence("RPC-BATCH")("m"), _BudgetSpent())) is False
+    assert campaign._round(replays(divergence("RPC-BATCH")("m"), divergence("RPC-ID-ECHO")("m"))) is True
     with pytest.raises(BaseExceptionGroup):
-        campaign._round(replays(_divergence("RPC-BATCH")("m"), KeyError("the oracle's bug")))
+        campaign._round(replays(divergence("RPC-BATCH")("m"), KeyError("the oracle's bug")))
 
 
 def test_the_progress_line_counts_cases_against_a_case_budget_time_against_a_time_budget_and_says_it_shrinks() -> None:

@@ -7,7 +7,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from mcpref.fuzz.campaign.runner import _reproducible
+from mcpref.fuzz.campaign.runner import reproducible
 from mcpref.fuzz.generate.campaign_cases import campaign_cases, corpus_cases
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
@@ -52,6 +52,6 @@ def test_a_campaign_of_a_thousand_cases_draws_every_scenario(era: Era) -> None:
     def draw(case: Case) -> None:
         missing.discard(case)
 
-    with _reproducible():  # as a campaign draws: from Hypothesis's own constants only
+    with reproducible():  # as a campaign draws: from Hypothesis's own constants only
         draw()
     assert missing == set()

@@ -69,7 +69,7 @@ def test_a_finding_carries_the_script_and_a_line_that_reproduces_it(capsys: pyte
     rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
     [finding] = rows["CLIENT-STDIN-MESSAGES-ONLY"]["findings"]
     assert finding["status"] == "fail" and finding["script"]["name"] == "a plain tool call"
-    assert finding["reproduce"].startswith("mcpref check-client --scenario 'a plain tool call' -- ")
+    assert finding["reproducer"].startswith("mcpref check-client --scenario 'a plain tool call' -- ")
     assert rows["CLIENT-INIT-FIRST"]["status"] == "untested"
 
 

@@ -19,7 +19,7 @@ stops at, still runs its N cases). A round also ends after
 choices) is dropped before it grows. A seed and a case budget give the same
 cases on any machine: what a case shows does not depend on the machine's speed
 (``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
-(``_reproducible``).
+(``reproducible``).
 
 Most cases start with the plain handshake and run in a process kept for it (see
 ``Campaign.execute``): a process start costs more than a case. Only fresh processes
@@ -86,10 +86,25 @@ class Divergence(AssertionError):
 _DIVERGENCES: dict[str, type[Divergence]] = {}
 
 
-def _divergence(rule: str) -> type[Divergence]:
+def divergence(rule: str) -> type[Divergence]:
     if rule not in _DIVERGENCES:
         _DIVERGENCES[rule] = type(f"Divergence_{rule.replace('-', '_')}", (Divergence,), {})
     return _DIVERGENCES[rule]
+
+
+def campaign_settings(max_examples: int, database: ExampleDatabase | None) -> settings:
+    """Hypothesis's settings for a campaign: every failure kept and shrunk, no deadline, no health
+    check (a target's speed is not the search's business), nothing printed."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        database=database,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=True,
+        verbosity=Verbosity.quiet,
+        phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+        derandomize=False,
+    )
 
 
 class _BudgetSpent(BaseException):
@@ -112,7 +127,7 @@ class _StillClock:
 
 
 @contextlib.contextmanager
-def _reproducible() -> Iterator[None]:
+def reproducible() -> Iterator[None]:
     """Hypothesis draws on nothing but the seed and the outcomes of the cases.
 
     Two of its inputs would make the cases differ from one install or machine to the next.
@@ -439,7 +454,7 @@ class Campaign:
         thresholds = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
         try:
-            with _reproducible():
+            with reproducible():
                 return self._run()
         finally:
             gc.set_threshold(*thresholds)
@@ -458,16 +473,7 @@ class Campaign:
         self._within(deadline + GRACE_SECONDS - time.monotonic())
         known: set[str] = set()  # rules found broken in earlier rounds: no longer failures to Hypothesis
 
-        @settings(
-            max_examples=self.max_cases or 10**9,
-            deadline=None,
-            database=self.database,
-            suppress_health_check=list(HealthCheck),
-            report_multiple_bugs=True,
-            verbosity=Verbosity.quiet,
-            phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
-            derandomize=False,
-        )
+        @campaign_settings(self.max_cases or 10**9, self.database)
         @given(case=campaign_cases(self.era, self.version))
         def probe(case: Case) -> None:
             now = time.monotonic()
@@ -501,7 +507,7 @@ class Campaign:
                 self.stats.first_failure = self.stats.cases
             self._keep(Failure(rule, case, run, findings))
             if new:
-                raise _divergence(rule)(f"{rule}: {new[0].message}")
+                raise divergence(rule)(f"{rule}: {new[0].message}")
 
         while self._round(probe):
             # Hypothesis stops searching soon after the last new failure it finds, and remembers every

@@ -52,6 +52,10 @@ class Player:
             os.write(1, piece)
         self.note("wrote", tag)
 
+    def exit(self) -> None:
+        self.note("exit")
+        raise SystemExit(0)
+
     def notice(self) -> None:
         if self.script.notices:
             self.write({"jsonrpc": "2.0", "method": "notifications/mcpref/unknown", "params": {"x": 1}}, "notice")
@@ -59,6 +63,8 @@ class Player:
     def request(self, request_id: JsonValue, method: str, params: JsonObject) -> None:
         """One request of the client."""
         if method == "initialize":
+            if self.script.exits == "initialize":
+                self.exit()
             declared = params.get("capabilities")
             self.declared = declared if isinstance(declared, dict) else {}
             self.held.append((time.monotonic() + HOLD, self._initialize(request_id, params), "initialize-answer"))
@@ -68,20 +74,21 @@ class Player:
             return
         if self.opened and not self.asked_once:
             self.asked_once = True
-            if self.script.exits_before_answer:
-                self.note("exit")
-                raise SystemExit(0)
+            if self.script.exits == "request":
+                self.exit()
             self._ask()
         result = self._result(method)
         message: JsonObject
-        if result is None:
+        if result is None or (self.script.fails and method == "tools/call"):
             error: JsonObject = {"code": -32601, "message": f"method not found: {method}"}
+            if result is not None:
+                error = {"code": -32603, "message": "the scripted tool failed"}
             message = {"jsonrpc": "2.0", "id": request_id, "error": error}
         else:
             if self.script.notices:
                 result = {**result, "mcprefUnknown": {"member": True}}
             message = {"jsonrpc": "2.0", "id": request_id, "result": result}
-        when = time.monotonic() + (ASK_WAIT if self.asked else 0.0)
+        when = time.monotonic() + (ASK_WAIT if self.asked else self.script.delay)
         self.held.append((when, message, f"answer:{method}"))
 
     def _initialize(self, request_id: JsonValue, params: JsonObject) -> JsonObject:
@@ -139,6 +146,10 @@ class Player:
                 self.opened = True
             else:
                 self.notice()
+            if self.script.exits == "answer" and tag != "initialize-answer":
+                line = json.dumps(message).encode()
+                os.write(1, line[: len(line) // 2])
+                self.exit()
             self.write(message, tag)
         return None
 

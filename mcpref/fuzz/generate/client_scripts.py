@@ -10,7 +10,8 @@ three and four UTF-8 bytes, so that a client that prints it shows whether it rea
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 MARKER = "mcpref-7f3a"
 TEXT = f"{MARKER} café ✓ 𝄞"
@@ -24,10 +25,29 @@ PADDING = 4 * 1024 * 1024
 NEEDS = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
 
 
+# The fields a script may change, in the order a name lists them.
+FEATURES = (
+    "asks", "asks_undeclared", "notices", "cuts", "line_end", "text", "padding",
+    "announce", "version", "fails", "delay", "exits",
+)  # fmt: skip
+# The changes that alter only how the plain answer is written, and the rule each is judged by:
+# a failure that goes when one of them is undone is that rule's (``campaign.client_campaign``).
+FRAMING = {
+    "cuts": "CLIENT-READ-CHUNKS",
+    "text": "CLIENT-READ-LF-ONLY",
+    "line_end": "CLIENT-READ-CRLF",
+    "padding": "CLIENT-READ-LONG-LINE",
+    "notices": "CLIENT-IGNORES-UNKNOWN",
+}
+# Where a dying server exits: on the client's initialize, on its first request after the
+# handshake, or halfway through writing the answer to that request.
+EXITS = ("", "initialize", "request", "answer")
+
+
 @dataclass(frozen=True)
 class ServerScript:
     name: str  # the scenario's name, as verdicts cite it
-    rules: tuple[str, ...]  # the rules the scenario exercises
+    rules: tuple[str, ...]  # the rules the scenario exercises (``exercised``)
     version: str | None = None  # the version answered; None: the client's, if a legacy one
     announce: tuple[str, ...] = ("tools",)  # server capabilities announced
     asks: tuple[str, ...] = ()  # requests written before the first answer after the handshake
@@ -37,77 +57,116 @@ class ServerScript:
     line_end: str = "\n"
     text: str = TEXT
     padding: int = 0  # bytes of padding in the tool result's _meta
-    exits_before_answer: bool = False  # exit on the first request after the handshake
+    exits: str = ""  # one of EXITS
+    fails: bool = False  # tools/call answered with a JSON-RPC error
+    delay: float = 0.0  # seconds each answer after the handshake is held
 
     def dumps(self) -> str:
-        return json.dumps(asdict(self))
+        """The script as one JSON object: its name and the fields that differ from the plain one's."""
+        plain = asdict(ServerScript("", ()))
+        changed = {key: value for key, value in asdict(self).items() if key != "rules" and value != plain[key]}
+        if self.name == describe(self):
+            del changed["name"]  # the name loads gives it
+        return json.dumps(changed, ensure_ascii=False)
 
     @classmethod
     def loads(cls, text: str) -> ServerScript:
+        """The script of ``dumps``; raises ``ValueError`` for anything else."""
         fields = json.loads(text)
-        for name in ("rules", "announce", "asks"):
-            fields[name] = tuple(fields[name])
-        return cls(**fields)
+        if not isinstance(fields, dict) or not set(fields) <= set(FEATURES) | {"name"}:
+            raise ValueError(f"a JSON object of the fields {', '.join(FEATURES)}, and a name, is needed")
+        plain = ServerScript("", ())
+        for key, value in fields.items():
+            want = type(getattr(plain, key))
+            if key in ("announce", "asks"):
+                fields[key] = value = tuple(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
+            elif key == "delay" and type(value) is int:
+                fields[key] = value = float(value)
+            typed = isinstance(value, want) or (key == "version" and isinstance(value, str))
+            if not typed or isinstance(value, bool) != (want is bool):
+                raise ValueError(f"{key}: {json.dumps(value)} is not a {want.__name__}")
+        if fields.get("exits", "") not in EXITS or fields.get("cuts", 1) < 1 or min(fields.get("padding", 0), fields.get("delay", 0)) < 0:
+            raise ValueError(f"exits is one of {', '.join(map(json.dumps, EXITS))}; cuts, padding and delay are not below 1, 0, 0")
+        name = fields.pop("name", None)
+        script = scenario("", **fields)
+        return replace(script, name=str(name) if name is not None else describe(script))
+
+    def same_as(self, other: ServerScript) -> bool:
+        """Whether the two scripts play the same server, whatever their names."""
+        return replace(self, name="") == replace(other, name="")
 
 
-_EVERY_RUN = (
-    "CLIENT-INIT-FIRST",
-    "CLIENT-INIT-ALONE",
-    "CLIENT-INITIALIZED",
-    "CLIENT-STDIN-MESSAGES-ONLY",
-    "CLIENT-ID-TYPE",
-    "CLIENT-ID-UNIQUE",
-    "CLIENT-RESULT-SHOWN",
-    "CLIENT-SHUTDOWN",
-)
+def scenario(name: str, **changes: Any) -> ServerScript:
+    """The script of ``name`` that differs from the plain one by ``changes``, with the rules it exercises."""
+    script = ServerScript(name, (), **changes)
+    return replace(script, rules=exercised(script))
 
-PLAIN = ServerScript("a plain tool call", _EVERY_RUN)
+
+def describe(script: ServerScript) -> str:
+    """A name that says how ``script`` differs from the plain one."""
+    plain = ServerScript("", ())
+    parts = [
+        f"asks {', '.join(script.asks)}" if script.asks else "",
+        "asks for undeclared capabilities" if script.asks_undeclared else "",
+        "unknown notifications and fields" if script.notices else "",
+        f"lines in {script.cuts} pieces" if script.cuts > 1 else "",
+        "CRLF line ends" if script.line_end != plain.line_end else "",
+        "raw U+2028 and U+2029" if script.text != plain.text else "",
+        f"a {script.padding} byte answer" if script.padding else "",
+        "no capability" if not script.announce else "",
+        f"version {script.version}" if script.version else "",
+        "the tool call fails" if script.fails else "",
+        f"answers held {script.delay:g} s" if script.delay else "",
+        f"exits on {script.exits}" if script.exits else "",
+    ]
+    return "; ".join(part for part in parts if part) or "plain"
+
+
+def exercised(script: ServerScript) -> tuple[str, ...]:
+    """The rules whose situation ``script`` sets up, in SPEC_NOTES order."""
+    legacy = script.version is None and script.exits != "initialize"
+    served = legacy and script.exits == "" and "tools" in script.announce
+    # Shown the plain answer but for how it is written: the differential rules apply.
+    plain_but_framing = served and not (script.asks or script.asks_undeclared or script.fails or script.delay)
+    rules = {
+        "CLIENT-INIT-FIRST": True,
+        "CLIENT-INIT-ALONE": legacy,
+        "CLIENT-INITIALIZED": legacy,
+        "CLIENT-VERSION-UNSUPPORTED": script.version is not None,
+        "CLIENT-STDIN-MESSAGES-ONLY": True,
+        "CLIENT-ID-TYPE": True,
+        "CLIENT-ID-UNIQUE": True,
+        "CLIENT-PING": "ping" in script.asks and legacy and script.exits != "request",
+        "CLIENT-ANSWERS-REQUESTS": bool(script.asks or script.asks_undeclared) and legacy and script.exits != "request",
+        "CLIENT-UNDECLARED-REFUSED": script.asks_undeclared and legacy and script.exits != "request",
+        "CLIENT-NOTIFICATION-SILENT": script.notices and legacy,
+        "CLIENT-CAP-ANNOUNCED": legacy and not script.announce,
+        "CLIENT-READ-CHUNKS": plain_but_framing and script.cuts > 1,
+        "CLIENT-READ-LF-ONLY": plain_but_framing and script.text == SEPARATED_TEXT,
+        "CLIENT-READ-CRLF": plain_but_framing and script.line_end == "\r\n",
+        "CLIENT-READ-LONG-LINE": plain_but_framing and script.padding > 0,
+        "CLIENT-IGNORES-UNKNOWN": plain_but_framing and script.notices,
+        "CLIENT-RESULT-SHOWN": served and not script.fails,
+        "CLIENT-SERVER-GONE": script.exits != "",
+        "CLIENT-SHUTDOWN": script.exits == "",
+    }
+    return tuple(rule for rule, applies in rules.items() if applies)
+
+
+PLAIN = scenario("a plain tool call")
 SCRIPTS: tuple[ServerScript, ...] = (
     PLAIN,
-    ServerScript(
-        "server requests before the answer",
-        (*_EVERY_RUN, "CLIENT-PING", "CLIENT-ANSWERS-REQUESTS", "CLIENT-NOTIFICATION-SILENT"),
-        asks=("ping", "mcpref/unknown"),
-        notices=True,
-    ),
-    ServerScript(
-        "requests for undeclared capabilities",
-        (*_EVERY_RUN, "CLIENT-ANSWERS-REQUESTS", "CLIENT-UNDECLARED-REFUSED"),
-        asks_undeclared=True,
-    ),
-    ServerScript("an answer cut into pieces", (*_EVERY_RUN, "CLIENT-READ-CHUNKS"), cuts=6),
-    ServerScript(
-        "raw U+2028 and U+2029 in the answer", (*_EVERY_RUN, "CLIENT-READ-LF-ONLY"), text=SEPARATED_TEXT
-    ),
-    ServerScript("CRLF line ends", (*_EVERY_RUN, "CLIENT-READ-CRLF"), line_end="\r\n"),
-    ServerScript("a 4 MiB answer", (*_EVERY_RUN, "CLIENT-READ-LONG-LINE"), padding=PADDING),
-    ServerScript(
-        "unknown notifications and fields",
-        (*_EVERY_RUN, "CLIENT-IGNORES-UNKNOWN", "CLIENT-NOTIFICATION-SILENT"),
-        notices=True,
-    ),
-    ServerScript(
-        "a server that announces no capability",
-        ("CLIENT-INIT-FIRST", "CLIENT-INITIALIZED", "CLIENT-CAP-ANNOUNCED", "CLIENT-SHUTDOWN"),
-        announce=(),
-    ),
-    ServerScript(
-        "an initialize answered with an unsupported version",
-        ("CLIENT-INIT-FIRST", "CLIENT-VERSION-UNSUPPORTED"),
-        version=UNSUPPORTED_VERSION,
-    ),
-    ServerScript(
-        "a server that exits before answering",
-        ("CLIENT-INIT-FIRST", "CLIENT-INITIALIZED", "CLIENT-SERVER-GONE"),
-        exits_before_answer=True,
-    ),
+    scenario("server requests before the answer", asks=("ping", "mcpref/unknown")),
+    scenario("requests for undeclared capabilities", asks_undeclared=True),
+    scenario("an answer cut into pieces", cuts=6),
+    scenario("raw U+2028 and U+2029 in the answer", text=SEPARATED_TEXT),
+    scenario("CRLF line ends", line_end="\r\n"),
+    scenario("a 4 MiB answer", padding=PADDING),
+    scenario("unknown notifications and fields", notices=True),
+    scenario("a server that announces no capability", announce=()),
+    scenario("an initialize answered with an unsupported version", version=UNSUPPORTED_VERSION),
+    scenario("a server that exits before answering", exits="request"),
 )
 
-# The scenarios judged against the plain one: the same client, shown the same answer otherwise.
-DIFFERENTIAL = {
-    "CLIENT-READ-CHUNKS",
-    "CLIENT-READ-LF-ONLY",
-    "CLIENT-READ-CRLF",
-    "CLIENT-READ-LONG-LINE",
-    "CLIENT-IGNORES-UNKNOWN",
-}
+# The rules judged against the plain scenario: the same client, shown the same answer otherwise.
+DIFFERENTIAL = frozenset(FRAMING.values())

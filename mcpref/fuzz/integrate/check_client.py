@@ -13,35 +13,69 @@ import argparse
 import json
 import shlex
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
 
 from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, TemplateError, run_client
 from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
 from mcpref.fuzz.judge.findings import Profile, Status
-from mcpref.fuzz.report import statuses
-from mcpref.fuzz.report.reproducer import finding_json, table
+from mcpref.fuzz.report import ci, html, statuses
+from mcpref.fuzz.report.baseline import BaselineError
+from mcpref.fuzz.report.matrix import combine
+from mcpref.fuzz.report.reproducer import finding_json, table, write_atomic
 from mcpref.reference.rules import CLIENT_RULES
 
+T = TypeVar("T")
 WORKERS = 4
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
-USAGE = "mcpref check-client [--profile spec|strict] [--json] [--scenario NAME] -- CLIENT_CMD [ARGS...] (naming {server})"
+USAGE = (
+    "mcpref check-client [--profile spec|strict] [--json] [--html PATH] [--scenario NAME | --script JSON] "
+    "[--limit S] [CI] -- CLIENT_CMD [ARGS...] (naming {server})"
+)
 HELP = (
     "The client command is an argv list, started without a shell, in which the word {server} stands for the "
     "scripted server's command (inside a longer word: its shell-quoted command line). Exit status: 0 nothing "
-    "failed; 1 failures found; 2 bad usage, or a client that could not be started."
+    "failed; 1 failures found; 2 bad usage, or a client that could not be started; held to a --baseline, 0 "
+    "when exactly the listed rules fail."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", choices=[p.value for p in Profile], default="spec")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the verdicts as a web page")
     parser.add_argument(
         "--scenario", action="append", default=None, metavar="NAME", choices=[s.name for s in SCRIPTS],
         help="run only this scenario (and the plain tool call it is compared with); repeatable",
     )  # fmt: skip
+    parser.add_argument(
+        "--script", type=_script, default=None, metavar="JSON",
+        help="run this scripted server's behaviour instead (a reproducer of fuzz-client), with the plain tool call",
+    )  # fmt: skip
+    add_limit_argument(parser)
+    ci.add_arguments(parser)
+
+
+def add_limit_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=float, default=LIMIT, metavar="SECONDS", help="time a client gets per scenario")
+
+
+def _script(text: str) -> ServerScript:
+    try:
+        return ServerScript.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a scripted server's behaviour: {exc}") from None
+
+
+def reproducer(template: Sequence[str], script: ServerScript) -> str:
+    """The command line that runs ``script`` again against the same client."""
+    fixed = next((s for s in SCRIPTS if s.same_as(script)), None)
+    chosen = ["--scenario", fixed.name] if fixed else ["--script", script.dumps()]
+    return shlex.join(["mcpref", "check-client", *chosen, "--", *template])
 
 
 def run_scenarios(template: Sequence[str], scripts: Sequence[ServerScript], limit: float = LIMIT) -> list[tuple[ClientRun, ClientVerdict]]:
@@ -52,8 +86,20 @@ def run_scenarios(template: Sequence[str], scripts: Sequence[ServerScript], limi
     return [(run, judge_client(run, plain)) for run in (plain, *runs)]
 
 
-def _reproduce(template: Sequence[str], script: ServerScript) -> str:
-    return shlex.join(["mcpref", "check-client", "--scenario", script.name, "--", *template])
+def reported(template: Sequence[str], work: Callable[[], T]) -> T | None:
+    """``work()``; None once a bad template or baseline, or a client that cannot start, is told on stderr."""
+    try:
+        return work()
+    except (TemplateError, BaselineError) as exc:
+        print(f"mcpref: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"mcpref: cannot start {template[0]}: {exc}", file=sys.stderr)
+    return None
+
+
+def client_rows(template: Sequence[str], profile: Profile, limit: float = LIMIT) -> list[dict[str, object]]:
+    """Every scenario against the client of ``template``: one row per CLIENT-* rule."""
+    return rows(template, run_scenarios(template, SCRIPTS, limit), profile)
 
 
 def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdict]], profile: Profile) -> list[dict[str, object]]:
@@ -74,7 +120,7 @@ def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdi
                     "scenario": run.script.name,
                     **finding_json(f, profile),
                     "script": json.loads(run.script.dumps()),
-                    "reproduce": _reproduce(template, run.script),
+                    "reproducer": reproducer(template, run.script),
                     "exit_status": run.exit_status,
                     "client_stderr": run.stderr.decode("utf-8", "replace")[-2000:],
                 }
@@ -97,14 +143,13 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         return EXIT_USAGE
     profile = Profile(args.profile)
     scripts = [s for s in SCRIPTS if args.scenario is None or s.name in args.scenario or s == PLAIN]
-    try:
-        results = run_scenarios(template, scripts, args.limit)
-    except TemplateError as exc:
-        print(f"mcpref: {exc}", file=sys.stderr)
+    if args.script is not None:
+        scripts = [PLAIN, args.script]
+    started = time.monotonic()
+    ran = reported(template, lambda: (ci.prepare(args, profile), run_scenarios(template, scripts, args.limit)))
+    if ran is None:
         return EXIT_USAGE
-    except OSError as exc:
-        print(f"mcpref: cannot start {template[0]}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    baseline, results = ran
     found = rows(template, results, profile)
     if args.json:
         print(json.dumps({"command": template, "profile": profile.value, "side": "client", "rules": found}, indent=2))
@@ -112,4 +157,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         shown = [(str(row["id"]), str(row["level"]), str(row["status"]), statuses.note(row)) for row in found]
         print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown))
         print(statuses.summary(found))
-    return EXIT_FOUND if any(row["status"] == statuses.FAIL for row in found) else EXIT_CLEAN
+    label = shlex.join(template)
+    if args.html is not None:
+        write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref check-client: {label}"))
+    return ci.conclude(args, profile, "mcpref check-client", {label: found}, baseline, {label: label}, time.monotonic() - started)

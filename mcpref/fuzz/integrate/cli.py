@@ -7,8 +7,11 @@
     mcpref check   [--profile spec|strict] [--json] [--html PATH] [--time-limit S] [CI] [WAIT] [-- CMD [ARGS...]]
     mcpref replay  FILE [--transcript] [WAIT] [-- CMD [ARGS...]]
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [CI] [WAIT]
-                   -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
-    mcpref check-client [--profile spec|strict] [--json] [--scenario NAME] -- CLIENT_CMD [ARGS...] (naming {server})
+                   [--clients [--limit S]] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref check-client [--profile spec|strict] [--json] [--html PATH] [--scenario NAME | --script JSON] [--limit S] [CI]
+                   -- CLIENT_CMD [ARGS...] (naming {server})
+    mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--database DIR] [--limit S]
+                   [--progress] [CI] -- CLIENT_CMD [ARGS...] (naming {server})
     mcpref client  [--tool NAME] [--arguments JSON] [--root URI] [--timeout S] -- SERVER_CMD [ARGS...]
     mcpref vectors export DIR
     mcpref explain FILE [--timeout S]
@@ -57,12 +60,14 @@ from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.integrate import check, selection
 from mcpref.fuzz.integrate import check_client as check_client_command
 from mcpref.fuzz.integrate import compare as compare_command
+from mcpref.fuzz.integrate import fuzz_client as fuzz_client_command
 from mcpref.fuzz.integrate import merge as merge_command
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
 from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
 from mcpref.fuzz.report.baseline import TARGET, BaselineError
+from mcpref.fuzz.report.matrix import combine
 from mcpref.fuzz.report.reproducer import (
     Reproducer,
     ReproducerError,
@@ -122,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=check_client_command.HELP,
     )
     check_client_command.add_arguments(check_client)
+    fuzz_client = commands.add_parser(
+        "fuzz-client",
+        help="run a Hypothesis campaign against a client command",
+        usage=fuzz_client_command.USAGE,
+        epilog=fuzz_client_command.HELP,
+    )
+    fuzz_client_command.add_arguments(fuzz_client)
     profiles = [p.value for p in Profile]
 
     fuzz = commands.add_parser(
@@ -280,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
         return client_stdio.run(args, target or [])
     if args.command == "check-client":
         return check_client_command.run(args, target or [])
+    if args.command == "fuzz-client":
+        return fuzz_client_command.run(args, target or [])
     if args.command == "vectors":
         return vectors_command.run(args)
     if args.command == "explain":
@@ -387,7 +401,7 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml))
     if args.html is not None:
         label = compare_command.default_labels([command])[0]
-        result = compare_command.combine([command], [label], [rows], profile)
+        result = combine([command], [label], [rows], profile)
         write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
     if args.json:
         document: dict[str, object] = {

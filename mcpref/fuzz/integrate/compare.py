@@ -2,10 +2,12 @@
 
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [--idle-limit S]
                    [--wait-limit S] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
+    mcpref compare --clients [--limit S] [...] -- CLIENT1 [ARGS] --- CLIENT2 [ARGS] [--- ...]  (each naming {server})
 
 Each command is started without a shell and judged by ``check_rows`` exactly as ``mcpref
 check`` would judge it alone; the matrix has one row per requirement ID and one column per
-command, each cell pass, warn, fail or n/a. Exit status: 0 when no command fails a rule,
+command, each cell pass, warn, fail, untested or n/a. With ``--clients``, each command is a client
+template judged by ``check-client``'s scenarios, and the rows are the CLIENT-* rules. Exit status: 0 when no command fails a rule,
 1 when one does, 2 for bad usage or a command that cannot be started at all; held to a
 ``--baseline``, 0 when each column fails exactly its listed rules (``fuzz.ci``).
 """
@@ -20,15 +22,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mcpref.fuzz.drive import waiting
+from mcpref.fuzz.drive.client_run import TemplateError
 from mcpref.fuzz.drive.target import TargetError, Timing, run_case
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
-from mcpref.fuzz.integrate import selection
+from mcpref.fuzz.integrate import check_client, selection
 from mcpref.fuzz.integrate.check import check_rows
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import ci, html
 from mcpref.fuzz.report.baseline import BaselineError
+from mcpref.fuzz.report.matrix import by_label, combine
 from mcpref.fuzz.report.reproducer import write_atomic
-from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import Era
 
 SEPARATOR = "---"
@@ -50,6 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="column name of the next command, once per command in order (default: from the command)",
     )
     parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write the matrix as a web page")
+    parser.add_argument(
+        "--clients", action="store_true",
+        help="the commands are clients, each naming {server}: judged by check-client's scenarios",
+    )  # fmt: skip
+    check_client.add_limit_argument(parser)
     add_era_argument(parser)
     selection.add_arguments(parser)
     ci.add_arguments(parser)
@@ -94,28 +102,6 @@ def matrix(
     return combine(commands, labels, rows, profile)
 
 
-def combine(
-    commands: Sequence[list[str]], labels: Sequence[str], per_command: Sequence[list[dict[str, object]]], profile: Profile
-) -> dict[str, object]:
-    """The matrix of ``check_rows`` results, one per command (each with a row for the same rules)."""
-    rules: list[dict[str, object]] = []
-    for index, first in enumerate(per_command[0]):
-        rule = BY_ID[str(first["id"])]
-        statuses: dict[str, object] = {}
-        findings: dict[str, object] = {}
-        for label, rows in zip(labels, per_command, strict=True):
-            row = rows[index]
-            assert row["id"] == rule.id
-            statuses[label] = row["status"]
-            findings[label] = row["findings"]
-        rules.append({"id": rule.id, "level": rule.level.value, "statuses": statuses, "findings": findings})
-    return {
-        "profile": profile.value,
-        "commands": [{"label": label, "command": command} for label, command in zip(labels, commands, strict=True)],
-        "rules": rules,
-    }
-
-
 def render(result: dict[str, object]) -> str:
     commands = result["commands"]
     rules = result["rules"]
@@ -152,35 +138,25 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
     try:
         baseline = ci.prepare(args, profile)
         only = args.rules.rules if args.rules.narrowed else None
-        result = matrix(commands, labels, profile, timing, era_of_version(args.version), only)
-    except (TargetError, BaselineError) as exc:
+        if args.clients:
+            if args.version is not None or only is not None:
+                raise UsageError("--clients runs check-client's scenarios: no --protocol-version, --select or --ignore")
+            per_client = [check_client.client_rows(command, profile, args.limit) for command in commands]
+            result = combine(commands, labels, per_client, profile)
+        else:
+            result = matrix(commands, labels, profile, timing, era_of_version(args.version), only)
+    except (TargetError, BaselineError, TemplateError, UsageError) as exc:
+        print(f"mcpref compare: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # a client that cannot be started
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
     seconds = time.monotonic() - started
     columns = by_label(result)
-    if args.junit_xml is not None:  # each failure in the XML names a reproducer file
+    if args.junit_xml is not None and not args.clients:  # each failure in the XML names a reproducer file
         for label, command in zip(labels, commands, strict=True):
             ci.save_reproducers(columns[label], command, profile, ci.reproducers_beside(args.junit_xml, label))
     print(json.dumps(result, indent=2) if args.json else render(result))
     if args.html is not None:
         write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
     return ci.conclude(args, profile, "mcpref compare", columns, baseline, {label: label for label in labels}, seconds)
-
-
-def by_label(result: dict[str, object]) -> dict[str, list[dict[str, object]]]:
-    """The matrix as one ``check`` result per column."""
-    rules = result["rules"]
-    commands = result["commands"]
-    assert isinstance(rules, list) and isinstance(commands, list)
-    return {
-        str(command["label"]): [
-            {
-                "id": rule["id"],
-                "level": rule["level"],
-                "status": rule["statuses"][command["label"]],
-                "findings": rule["findings"][command["label"]],
-            }
-            for rule in rules
-        ]
-        for command in commands
-    }

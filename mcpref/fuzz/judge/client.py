@@ -336,7 +336,7 @@ def _differential(r: _Reading, plain: ClientRun | None) -> None:
 
 def _ending(r: _Reading) -> None:
     run = r.run
-    if run.script.exits_before_answer and r.exited_at is not None:
+    if run.script.exits and r.exited_at is not None:
         waited = run.ended - r.exited_at
         if run.exit_status is None and waited <= GONE_WITHIN:
             return  # stopped by the time limit before its grace was over: not seen either way

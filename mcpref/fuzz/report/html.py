@@ -17,7 +17,7 @@ from mcpref.fuzz.generate.corpus_modern import BY_NAME
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report.notes import entry
 from mcpref.fuzz.report.reproducer import reproducer_json
-from mcpref.reference.rules import BY_ID, RULES
+from mcpref.reference.rules import BY_ID
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #1d1d1f; }
@@ -77,8 +77,11 @@ def _finding(rule: str, label: str, index: int, finding: Mapping[str, object], p
         f"<p>Scenario <b>{_e(finding['scenario'])}</b>: {_e(finding['message'])}</p>",
         f"<p>Expected: <code>{_e(finding['expected'])}</code><br>Actual: <code>{_e(finding['actual'])}</code></p>",
         f"<pre>{_e(chr(10).join(str(line) for line in lines))}</pre>",
-        _reproducer_link(rule, profile, argv, str(finding["scenario"])),
     ]
+    if "script" in finding:  # a client's: the scripted server's behaviour, and the command that plays it again
+        parts.append(f"<p>Reproducer:</p><pre>{_e(finding['reproducer'])}</pre>")
+    else:
+        parts.append(_reproducer_link(rule, profile, argv, str(finding["scenario"])))
     if isinstance(shell, str):
         parts.append(f"<p>Or, in a shell:</p><pre>{_e(shell)}</pre>")
     parts.append("</section>")
@@ -129,7 +132,7 @@ def page(result: Mapping[str, object], title: str) -> str:
             '<html lang="en"><head><meta charset="utf-8">',
             f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>",
             f"<h1>{_e(title)}</h1>",
-            f"<p>Profile <b>{_e(profile.value)}</b>: {len(RULES)} rules of SPEC_NOTES.md.</p>",
+            f"<p>Profile <b>{_e(profile.value)}</b>: {len(rules)} rules of SPEC_NOTES.md.</p>",
             f"<ul>{summary}</ul>",
             f'<table id="matrix"><thead><tr><th>Rule</th><th>Level</th>{head}<th>Citation</th></tr></thead>',
             f"<tbody>{''.join(rows)}</tbody></table>",

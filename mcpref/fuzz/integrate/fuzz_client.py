@@ -1,0 +1,121 @@
+"""``mcpref fuzz-client``: a Hypothesis campaign against a client command (``campaign.client_campaign``).
+
+It lists each rule the campaign found broken (``fail``) or warned (``warn``), with the smallest
+scripted server's behaviour that shows it and the ``check-client --script`` line that plays it
+again; a rule it did not find broken is not listed: that no drawn case broke it says nothing of
+whether any exercised it. A seed and a case budget give the same cases on any machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
+from mcpref.fuzz.integrate.check_client import add_limit_argument, reported, reproducer
+from mcpref.fuzz.judge.findings import Profile
+from mcpref.fuzz.report import ci, statuses
+from mcpref.fuzz.report.reproducer import finding_json, table
+from mcpref.reference.rules import BY_ID, CLIENT_RULES
+
+EXIT_USAGE = 2
+CASES = 100
+USAGE = (
+    "mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--database DIR] [--limit S] "
+    "[--progress] [--rule ID] [CI] -- CLIENT_CMD [ARGS...] (naming {server})"
+)
+HELP = (
+    "Draws scripted servers' behaviours, plays each to a fresh start of the client, and shrinks each rule's "
+    "failure to its smallest behaviour. Exit status: 0 nothing failed; 1 failures found; 2 bad usage, or a "
+    "client that could not be started; held to a --baseline, 0 when exactly the listed rules fail."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=None, help="the campaign's seed (default: drawn, and printed)")
+    parser.add_argument("--cases", type=int, default=CASES, metavar="N", help=f"cases drawn (default {CASES}); shrinking may run as many again")
+    parser.add_argument("--profile", choices=[p.value for p in Profile], default="spec")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--database", type=Path, default=None, metavar="DIR",
+        help="Hypothesis's example database: earlier failures are replayed first",
+    )  # fmt: skip
+    parser.add_argument("--progress", action="store_true", help="a line on stderr per case")
+    parser.add_argument(
+        "--rule", action="append", default=None, metavar="ID", choices=[rule.id for rule in CLIENT_RULES],
+        help="count only this rule (repeatable); the campaign ends once each is found",
+    )  # fmt: skip
+    add_limit_argument(parser)
+    ci.add_arguments(parser)
+
+
+def rows(template: Sequence[str], failures: Sequence[ClientFailure], status: str, profile: Profile) -> list[dict[str, object]]:
+    return [
+        {
+            "id": failure.rule,
+            "level": BY_ID[failure.rule].level.value,
+            "status": status,
+            "findings": [
+                {
+                    "scenario": failure.run.script.name,
+                    **finding_json(failure.finding, profile),
+                    "script": json.loads(failure.run.script.dumps()),
+                    "reproducer": reproducer(template, failure.run.script),
+                    "exit_status": failure.run.exit_status,
+                }
+            ],
+        }
+        for failure in failures
+    ]
+
+
+def _progress(cases: int, name: str, found: int) -> None:
+    print(f"mcpref fuzz-client: case {cases}, {found} rule(s) broken: {name}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace, template: list[str]) -> int:
+    if not template or args.limit <= 0 or args.cases < 1:
+        print(f"mcpref: a client command after --, a positive --limit and --cases are needed\nusage: {USAGE}", file=sys.stderr)
+        return EXIT_USAGE
+    profile = Profile(args.profile)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    print(f"mcpref fuzz-client: seed {seed}", file=sys.stderr)
+    database = None if args.database is None else DirectoryBasedExampleDatabase(args.database)
+    rules = None if args.rule is None else frozenset(args.rule)
+    campaign = ClientCampaign(
+        template, seed, args.cases, profile, database, args.limit, _progress if args.progress else None, rules
+    )
+    started = time.monotonic()
+    ran = reported(template, lambda: (ci.prepare(args, profile), campaign.run()))
+    if ran is None:
+        return EXIT_USAGE
+    baseline, outcome = ran
+    order = [rule.id for rule in CLIENT_RULES]
+    found = sorted(
+        rows(template, outcome.failures, statuses.FAIL, profile) + rows(template, outcome.warnings, statuses.WARN, profile),
+        key=lambda row: order.index(str(row["id"])),
+    )
+    if args.json:
+        document = {
+            "command": template, "profile": profile.value, "side": "client", "seed": seed, "cases": outcome.cases,
+            "first_found": outcome.first_found,
+        }  # fmt: skip
+        print(json.dumps({**document, "rules": found}, indent=2))
+    else:
+        shown = [(str(row["id"]), str(row["level"]), str(row["status"]), statuses.note(row)) for row in found]
+        if shown:
+            print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown))
+        for row in found:
+            findings = row["findings"]
+            assert isinstance(findings, list)
+            print(f"{row['id']}: {findings[0]['reproducer']}")
+        print(f"{outcome.cases} cases, seed {seed}: " + (statuses.summary(found) or "nothing found"))
+    label = " ".join(template)
+    return ci.conclude(args, profile, "mcpref fuzz-client", {label: found}, baseline, {label: label}, time.monotonic() - started)

@@ -1,0 +1,182 @@
+"""``mcpref fuzz-client``: the strategies of server behaviour, the campaign, its command line, and
+the outputs ``check-client`` and ``compare --clients`` share with the server side.
+
+Which buggy client each campaign catches is ``test_fuzz_client_finds``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from mcpref.fuzz.campaign import client_campaign
+from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
+from mcpref.fuzz.drive.client_run import ClientRun, run_client
+from mcpref.fuzz.generate.client_scripts import FEATURES, PLAIN, SCRIPTS, ServerScript, exercised, scenario
+from mcpref.fuzz.generate.client_strategies import MAX_CHANGES, server_scripts
+from mcpref.fuzz.integrate.cli import main
+from mcpref.fuzz.judge.client import ClientVerdict, judge_client
+from mcpref.fuzz.judge.findings import Finding
+
+ROOT = Path(__file__).resolve().parents[2]
+REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
+READS_PER_CHUNK = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "reads_per_chunk.py"), "--tool", "echo",
+                   "--timeout", "3", "--", "{server}"]  # fmt: skip
+
+
+@given(server_scripts())
+def test_a_drawn_script_changes_at_most_three_things_and_says_which(script: ServerScript) -> None:
+    changed = [name for name in FEATURES if getattr(script, name) != getattr(PLAIN, name)]
+    assert len(changed) <= MAX_CHANGES and script.rules == exercised(script)
+    assert ServerScript.loads(script.dumps()) == script  # a reproducer plays the same server
+    assert (script.name == "plain") == (not changed)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda script: script.name)
+def test_each_fixed_scenario_round_trips_under_its_name(script: ServerScript) -> None:
+    assert ServerScript.loads(script.dumps()) == script
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("[]", "a JSON object of the fields"),
+        ('{"rules": []}', "a JSON object of the fields"),
+        ('{"cuts": true}', "cuts: true is not a int"),
+        ('{"fails": 1}', "fails: 1 is not a bool"),
+        ('{"asks": [1]}', "asks: [1] is not a tuple"),
+        ('{"exits": "later"}', "exits is one of"),
+        ('{"cuts": 0}', "exits is one of"),
+        ("not json", "Expecting value"),
+    ],
+)
+def test_a_script_that_is_not_one_is_refused(text: str, complaint: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(complaint)):
+        ServerScript.loads(text)
+
+
+def test_a_script_given_by_hand_takes_its_rules_and_a_name_from_its_changes() -> None:
+    script = ServerScript.loads('{"cuts": 2, "delay": 1}')
+    assert script.name == "lines in 2 pieces; answers held 1 s" and script.cuts == 2 and script.delay == 1.0
+    assert "CLIENT-READ-CHUNKS" not in script.rules  # a held answer is not the plain one: no comparison
+
+
+@pytest.mark.spec("CLIENT-IGNORES-UNKNOWN", "CLIENT-PING")
+def test_a_failure_that_goes_with_a_framing_change_is_that_change_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that stops reading at an unknown notification never answers the ping after it: the cause is
+    the notification (CLIENT-IGNORES-UNKNOWN), not the ping. Seen by running the case again without it."""
+    script = scenario("ping and notices", asks=("ping",), notices=True)
+    ping = Finding("CLIENT-PING", True, None, "no answer to ping", "an answer", "nothing")
+    rerun: list[ServerScript] = []
+
+    def run_again(template: object, again: ServerScript, limit: float) -> ClientRun:
+        rerun.append(again)
+        return ClientRun(again, (), 0, 0.0, b"", b"", False)
+
+    monkeypatch.setattr(client_campaign, "run_client", run_again)
+    monkeypatch.setattr(client_campaign, "judge_client", lambda run, plain: ClientVerdict((), frozenset({"CLIENT-PING"})))
+    campaign = ClientCampaign(["client", "{server}"], seed=0, max_cases=1)
+    failure = ClientFailure("CLIENT-PING", ClientRun(script, (), 1, 0.0, b"", b"", False), (ping,))
+    moved = campaign._attribute(failure, failure.run)
+    assert [again.notices for again in rerun] == [False] and again_named(rerun[0], "asks ping")
+    assert moved.rule == "CLIENT-IGNORES-UNKNOWN" and not moved.finding.mandatory  # a reference decision's level
+    assert moved.finding.message == "only with unknown notifications and fields: no answer to ping"
+    # Still broken without the change, or no longer in its situation: the finding stays where it is.
+    for verdict in (ClientVerdict((ping,), frozenset({"CLIENT-PING"})), ClientVerdict((), frozenset())):
+        monkeypatch.setattr(client_campaign, "judge_client", lambda run, plain, verdict=verdict: verdict)
+        assert campaign._attribute(failure, failure.run) == failure
+
+
+def again_named(script: ServerScript, name: str) -> bool:
+    return script.name == name and script.rules == exercised(script)
+
+
+def test_a_finding_whose_situation_the_change_makes_stays_where_it_is() -> None:
+    """Without unknown notifications there is nothing to answer: NOTIFICATION-SILENT is not moved."""
+    answers = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "answers_notifications.py"), "--tool", "echo",
+               "--", "{server}"]  # fmt: skip
+    campaign = ClientCampaign(answers, seed=0, max_cases=1)
+    plain = run_client(answers, PLAIN)
+    run = run_client(answers, scenario("notices", notices=True))
+    finding = next(f for f in judge_client(run, plain).findings if f.rule == "CLIENT-NOTIFICATION-SILENT")
+    kept = campaign._attribute(ClientFailure(finding.rule, run, (finding,)), plain)
+    assert kept.rule == "CLIENT-NOTIFICATION-SILENT"
+
+
+def test_a_campaign_against_the_reference_client_finds_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz-client", "--json", "--seed", "2", "--cases", "12", "--", *REFERENCE_CLIENT]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["rules"] == [] and document["seed"] == 2 and document["side"] == "client"
+    assert 12 <= document["cases"] <= 13  # the plain call, then the budget (a script is never run twice)
+
+
+@pytest.mark.spec("CLIENT-READ-CHUNKS")
+def test_a_campaign_shrinks_to_one_change_and_its_reproducer_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["fuzz-client", "--json", "--seed", "3", "--cases", "20", "--rule", "CLIENT-READ-CHUNKS",
+            "--junit-xml", str(tmp_path / "junit.xml"), "--", *READS_PER_CHUNK]  # fmt: skip
+    assert main(argv) == 1
+    [row] = json.loads(capsys.readouterr().out)["rules"]
+    [finding] = row["findings"]
+    assert row["id"] == "CLIENT-READ-CHUNKS" and row["status"] == "fail" and finding["script"] == {"cuts": 2}
+    assert finding["reproducer"].startswith("mcpref check-client --script '{\"cuts\": 2}' -- ")
+    assert 'name="CLIENT-READ-CHUNKS"' in (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    # The reproducer, as a user pastes it (its words after mcpref).
+    script = json.dumps(finding["script"])
+    assert main(["check-client", "--json", "--script", script, "--", *READS_PER_CHUNK]) == 1
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    assert rows["CLIENT-READ-CHUNKS"]["status"] == "fail"
+
+
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        (["fuzz-client"], "a client command after --"),
+        (["fuzz-client", "--cases", "0", "--", "x", "{server}"], "--cases are needed"),
+        (["fuzz-client", "--", "true"], "names no {server}"),
+        (["fuzz-client", "--", "/nonexistent/client", "{server}"], "cannot start /nonexistent/client"),
+    ],
+)
+def test_fuzz_client_bad_usage_exits_2(argv: list[str], complaint: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert complaint in capsys.readouterr().err
+
+
+def test_check_client_writes_html_junit_and_a_baseline_it_can_be_held_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kills = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "kills_server.py"), "--tool", "echo", "--", "{server}"]
+    files = ["--html", str(tmp_path / "page.html"), "--junit-xml", str(tmp_path / "junit.xml")]
+    common = ["check-client", "--profile", "strict", "--scenario", "a plain tool call"]
+    assert main([*common, *files, "--write-baseline", str(tmp_path / "base.json"), "--", *kills]) == 1
+    capsys.readouterr()
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "CLIENT-SHUTDOWN" in page and "mcpref check-client --scenario" in page and "20 rules" in page
+    junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert 'name="CLIENT-SHUTDOWN"' in junit and "<failure" in junit
+    baseline = json.loads((tmp_path / "base.json").read_text(encoding="utf-8"))
+    assert list(baseline["expected_failures"].values()) == [["CLIENT-SHUTDOWN"]]
+    assert main([*common, "--baseline", str(tmp_path / "base.json"), "--", *kills]) == 0
+
+
+@pytest.mark.spec("CLIENT-SHUTDOWN")
+def test_compare_takes_clients(capsys: pytest.CaptureFixture[str]) -> None:
+    kills = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "kills_server.py"), "--tool", "echo", "--", "{server}"]
+    argv = ["compare", "--clients", "--json", "--profile", "strict", "--label", "reference", "--label", "kills",
+            "--", *REFERENCE_CLIENT, "---", *kills]  # fmt: skip
+    assert main(argv) == 1
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    assert rows["CLIENT-SHUTDOWN"]["statuses"] == {"reference": "pass", "kills": "fail"}
+    assert {row["statuses"]["reference"] for row in rows.values()} == {"pass"}
+
+
+def test_compare_clients_refuses_the_server_options(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["compare", "--clients", "--protocol-version", "2026-07-28", "--", *REFERENCE_CLIENT, "---", *REFERENCE_CLIENT]
+    assert main(argv) == 2
+    assert "no --protocol-version" in capsys.readouterr().err

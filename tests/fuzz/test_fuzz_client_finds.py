@@ -1,0 +1,45 @@
+"""A seeded ``mcpref fuzz-client`` campaign catches each buggy example client under its rule.
+
+Each campaign is seeded (2) and counts only the example's rule (``--rule``), so it ends once that
+rule is found and shrunk; its budget is 40 cases, and the figures of ``make client-campaigns``
+(every example; ``MCPREF_CLIENT_CAMPAIGNS=full``) are recorded in examples/buggy_clients/README.md.
+``make test`` runs the examples found within a few cases, one of each stage of a session, and the
+framing bug found by comparison: the whole set takes some five minutes of a core, mostly waiting
+for clients to give up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+from test_check_client_finds import BUGGY, FOUND, Case
+
+from mcpref.fuzz.integrate.cli import main
+
+FULL = os.environ.get("MCPREF_CLIENT_CAMPAIGNS") == "full"
+SEED, CASES = "2", 40
+IN_MAKE_TEST = {"null_ids", "no_initialized", "kills_server", "mangles_text", "keeps_unsupported_version",
+                "calls_unannounced", "splitlines_on_u2028"}  # fmt: skip
+CHOSEN = [param for param in FOUND if FULL or any(case.name in IN_MAKE_TEST for case in param.values if isinstance(case, Case))]
+
+
+@pytest.mark.parametrize("case", CHOSEN, ids=lambda case: case.name)
+def test_a_seeded_campaign_catches_each_example_under_its_rule(
+    case: Case, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = request.node.get_closest_marker("spec")
+    assert marker is not None
+    (rule,) = marker.args
+    example = [sys.executable, str(BUGGY / f"{case.name}.py"), "--tool", "echo", *case.client, "--", "{server}"]
+    argv = ["fuzz-client", "--json", "--seed", SEED, "--cases", str(CASES), "--profile", case.profile, "--rule", rule,
+            *case.options, "--", *example]  # fmt: skip
+    status = main(argv)
+    document = json.loads(capsys.readouterr().out)
+    assert status == 1 and [row["id"] for row in document["rules"]] == [rule]
+    [finding] = document["rules"][0]["findings"]
+    assert finding["status"] == "fail" and document["first_found"][rule] <= CASES
+    print(f"{case.name}: {rule} first broken by case {document['first_found'][rule]}, {document['cases']} cases in all; "
+          f"smallest: {json.dumps(finding['script'])}")  # fmt: skip
