@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck notes fuzz-self peers bench bench-targets soak field lawful client-campaigns
+.PHONY: demo test lint typecheck notes fuzz-self peers bench bench-targets soak field lawful client-campaigns field-clients
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -122,3 +122,9 @@ soak: $(STAMP)
 # writes docs/field-report.md and the reproducers under docs/field-repro/. Not part of test.
 field: $(STAMP)
 	$(BIN)/python field/make_field.py --seed 1 --max-cases 150
+
+# Issue 26: published MCP clients (the Inspector's CLI, pinned in field/client-pins/, and the SDK
+# clients of tests/peers) under mcpref check-client in both profiles; writes docs/field-clients.md
+# and the Clients section of docs/field-report.md. Not part of test.
+field-clients: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python field/clients.py

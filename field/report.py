@@ -9,9 +9,13 @@ out lingers.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections import Counter
 
+from clients import RELATIVE as CLIENT_PAGE
+from clients import RESULTS as CLIENT_RESULTS
+from clients import section
 from fieldlib import PAGES, REPORT, ROOT
 from pages import (
     RUNS_PAGE,
@@ -110,6 +114,8 @@ def summary(targets: list[Target], state: State, kinds: dict[int, Triage | None]
         f"Each finding is filed under one kind of `field/triage.toml`; [the triage]({link(TRIAGE_PAGE, REPORT)}) says what each is."
     )
     out += ["", *kind_rows(state.findings, kinds)]
+    if CLIENT_RESULTS.exists():  # written by make field-clients
+        out += section(json.loads(CLIENT_RESULTS.read_text()), CLIENT_PAGE)
     out += ["## More", ""]
     out.append(
         f"- [How the runs were made]({link(RUNS_PAGE, REPORT)}): the targets' commands, the installs, the method, "
