@@ -60,7 +60,7 @@ lawful: $(STAMP)
 	MCPREF_LAWFUL=full $(BIN)/python -m pytest -n auto -p no:cacheprovider tests/fuzz/test_lawful.py
 
 # A seeded fuzz-client campaign against every buggy example client (examples/buggy_clients), each
-# counting only its rule; make test runs seven of them. About two minutes of two cores.
+# counting only its rule; make test runs eight of them. About three minutes of two cores.
 client-campaigns: $(STAMP)
 	@mkdir -p build
 	MCPREF_CLIENT_CAMPAIGNS=full $(BIN)/python -m pytest -n auto -p no:cacheprovider -q -rP \

@@ -156,6 +156,9 @@ def page(results: dict[str, object]) -> str:
     for label, result in results.items():
         assert isinstance(result, dict)
         out += [f"## `{label}`", "", f"{result['stack']}: `{shlex.join(result['command'])}`", ""]
+        untested = [row for row in result["checks"]["strict"] if row["status"] == "untested"]
+        if untested:
+            out += [f"Untested ({len(untested)}): " + "; ".join(f"{row['id']}: {row['reason']}" for row in untested) + ".", ""]
         mine = [f for f in findings(results) if f["client"] == label]
         if not mine:
             out += ["Every rule passes, or was not exercised, in both profiles.", ""]

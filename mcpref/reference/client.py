@@ -1,11 +1,20 @@
-"""A minimal MCP client of the legacy era, sans-IO: bytes of the server's output in, events and
-bytes for the server's stdin out. ``client_stdio`` is the loop that runs it over a child process.
+"""A minimal MCP client of both eras, sans-IO: bytes of the server's output in, events and bytes
+for the server's stdin out. ``client_stdio`` is the loop that runs it over a child process.
 
 The connection's phases are one literal transition table:
 
-    NEW --open--> OPENING --accepted answer--> READY
-                     |--refused, or a version not offered--> CLOSED
+    NEW --open, legacy version--> OPENING --accepted answer--> READY
+                                     |--refused, or a version not offered--> CLOSED
+    NEW --open, 2026-07-28--> DISCOVERING --a version it speaks--> SERVING (modern requests)
+                                 |--any error that is not a modern one--> OPENING (initialize)
+                                 |--a modern error, or no version it speaks--> CLOSED
     any phase --server's end of output--> CLOSED
+
+- Offered 2026-07-28, the client is dual-era: it probes with ``server/discover``, stays modern
+  once the server answered as a modern one (CLIENT-MOD-STAYS-MODERN), and falls back to
+  ``initialize`` at the newest legacy version on any other error (CLIENT-MOD-FALLBACK). Its modern
+  requests carry ``_meta`` (CLIENT-MOD-META); -32022 to any of them ends the call: the only modern
+  version it speaks is the one refused (CLIENT-MOD-VERSION-RETRY).
 
 - The first message is ``initialize`` (CLIENT-INIT-FIRST); until its answer only server requests
   are answered (CLIENT-INIT-ALONE), and ``notifications/initialized`` follows the answer at once
@@ -25,10 +34,11 @@ raises ``ClientStateError``; whatever the server writes becomes an event or is i
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from .eras import CLIENT_INFO, INITIALIZE, INITIALIZED, PING
+from .eras import CLIENT_INFO, DISCOVER, INITIALIZE, INITIALIZED, PING, meta
 from .framer import LineFramer, TooLong
 from .messages import (
     METHOD_NOT_FOUND,
@@ -49,14 +59,19 @@ from .versions import LATEST, SUPPORTED_NAMES, Era, ProtocolVersion
 @enum.unique
 class ClientPhase(enum.Enum):
     NEW = "new"  # nothing sent
+    DISCOVERING = "discovering"  # server/discover sent, not yet answered
     OPENING = "opening"  # initialize sent, not yet answered
     READY = "ready"  # initialized sent: requests may go
+    SERVING = "serving"  # a modern server: requests may go, each with its _meta
     CLOSED = "closed"  # the connection is over: nothing more is sent
 
 
 @enum.unique
 class ClientInput(enum.Enum):
     OPEN = "the caller opens the connection"
+    PROBE = "the caller opens the connection, asking the server's era first"
+    MODERN = "server/discover answered with a version the client speaks"
+    FALLBACK = "server/discover refused with an error that is not a modern one"
     ACCEPTED = "initialize answered with a version the client offered or knows"
     REFUSED = "initialize answered with an error or a version the client does not know"
     REQUEST = "the caller sends a request"
@@ -71,15 +86,20 @@ _P, _I = ClientPhase, ClientInput
 
 # (phase, input) -> next phase. A pair absent from the table raises ClientStateError.
 TRANSITIONS: Final[dict[ClientPhase, dict[ClientInput, ClientPhase]]] = {
-    _P.NEW: {_I.OPEN: _P.OPENING, _I.END: _P.CLOSED},
+    _P.NEW: {_I.OPEN: _P.OPENING, _I.PROBE: _P.DISCOVERING, _I.END: _P.CLOSED},
+    _P.DISCOVERING: {_I.MODERN: _P.SERVING, _I.FALLBACK: _P.OPENING, _I.REFUSED: _P.CLOSED, _I.END: _P.CLOSED},
     _P.OPENING: {_I.ACCEPTED: _P.READY, _I.REFUSED: _P.CLOSED, _I.END: _P.CLOSED},
     _P.READY: {_I.REQUEST: _P.READY, _I.END: _P.CLOSED},
+    _P.SERVING: {_I.REQUEST: _P.SERVING, _I.END: _P.CLOSED},
     _P.CLOSED: {_I.END: _P.CLOSED},
 }
 
 # The server capability each method's group needs (CLIENT-CAP-ANNOUNCED).
 _GROUPS: Final = {"tools/": "tools", "resources/": "resources", "prompts/": "prompts", "completion/": "completions"}
 _NEEDS: Final = {"logging/setLevel": "logging"}
+# The errors only a modern server writes (2026-07-28 basic#error-codes): HeaderMismatch,
+# MissingRequiredClientCapability, UnsupportedProtocolVersion.
+MODERN_ERRORS: Final = frozenset({-32020, -32021, -32022})
 
 
 def capability_needed(method: str) -> str | None:
@@ -121,8 +141,6 @@ Event: TypeAlias = Opened | Answered | Failed | Closed
 
 class Client:
     def __init__(self, version: ProtocolVersion = LATEST, roots: tuple[str, ...] = ()) -> None:
-        if version.era is not Era.LEGACY:
-            raise ValueError(f"{version.name} has no initialize handshake")
         self.phase = ClientPhase.NEW
         self.offered = version
         self.roots = roots
@@ -146,19 +164,30 @@ class Client:
     def _send(self, message: JsonObject) -> None:
         self._out.append(encode(message))  # one message, one line, ended by LF (CLIENT-STDIN-MESSAGES-ONLY)
 
+    def _capabilities(self) -> JsonObject:
+        return {"roots": {}} if self.roots else {}
+
     def _request(self, method: str, params: JsonObject) -> RequestId:
         self._next_id += 1  # CLIENT-ID-TYPE, CLIENT-ID-UNIQUE: never null, never again
         request_id = self._next_id
         self._pending.add(request_id)
+        if self.phase in (ClientPhase.DISCOVERING, ClientPhase.SERVING):
+            params = {**params, "_meta": meta(self.offered.name, self._capabilities())}  # CLIENT-MOD-META
         self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         return request_id
 
     def open(self) -> None:
+        if self.offered.era is Era.MODERN:
+            self._move(ClientInput.PROBE)
+            self._request(DISCOVER, {})
+            return
         self._move(ClientInput.OPEN)
-        capabilities: JsonObject = {"roots": {}} if self.roots else {}
+        self._initialize(self.offered)
+
+    def _initialize(self, version: ProtocolVersion) -> None:
         params: JsonObject = {
-            "protocolVersion": self.offered.name,
-            "capabilities": capabilities,
+            "protocolVersion": version.name,
+            "capabilities": self._capabilities(),
             "clientInfo": dict(CLIENT_INFO),
         }
         self._request(INITIALIZE, params)  # CLIENT-INIT-FIRST
@@ -212,12 +241,33 @@ class Client:
         self._pending.discard(request_id)
         error = value.get("error")
         result = value.get("result")
+        if self.phase is ClientPhase.DISCOVERING:
+            return self._discovered(result, error)
         if self.phase is ClientPhase.OPENING:
             return self._opened(result if isinstance(result, dict) else None)
         if isinstance(error, dict):
             return [Failed(request_id, error)]
         assert isinstance(result, dict)
         return [Answered(request_id, result)]
+
+    def _discovered(self, result: JsonValue, error: JsonValue) -> list[Event]:
+        """The answer to the era probe: modern, refused, or a legacy server's error."""
+        if isinstance(result, dict):
+            versions = result.get("supportedVersions")
+            if isinstance(versions, list) and self.offered.name in versions:
+                self._move(ClientInput.MODERN)
+                capabilities = result.get("capabilities")
+                self.announced = capabilities if isinstance(capabilities, dict) else {}
+                return [Opened(self.offered.name, self.announced)]
+            self._move(ClientInput.REFUSED)
+            return [Closed(f"the server speaks {json.dumps(versions)}, not {self.offered.name}")]
+        code = error.get("code") if isinstance(error, dict) else None
+        if code in MODERN_ERRORS:  # a modern server: no fallback (CLIENT-MOD-STAYS-MODERN)
+            self._move(ClientInput.REFUSED)
+            return [Closed(f"server/discover was refused by a modern server: {json.dumps(error)}")]
+        self._move(ClientInput.FALLBACK)  # any other error: a legacy server (CLIENT-MOD-FALLBACK)
+        self._initialize(LATEST)
+        return []
 
     def _opened(self, result: JsonObject | None) -> list[Event]:
         version = result.get("protocolVersion") if result is not None else None

@@ -24,7 +24,7 @@ from typing import IO
 
 from .client import Answered, Client, Closed, Event, Failed, Opened
 from .messages import JsonObject
-from .versions import BY_NAME, LATEST, SUPPORTED_NAMES
+from .versions import BY_NAME, LATEST, SUPPORTED_NAMES, V2026_07_28
 
 READ_SIZE = 64 * 1024
 GRACE = 2.0  # seconds the server gets to exit after stdin closes, and again after SIGTERM
@@ -34,7 +34,11 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tool", default=None, help="the tool to call (default: list the tools)")
     parser.add_argument("--arguments", default="{}", metavar="JSON", help="the tool's arguments, a JSON object")
-    parser.add_argument("--protocol-version", choices=SUPPORTED_NAMES, default=LATEST.name, dest="offered")
+    parser.add_argument(
+        "--protocol-version", choices=[*SUPPORTED_NAMES, V2026_07_28.name], default=LATEST.name, dest="offered",
+        help=f"the version offered (default {LATEST.name}); {V2026_07_28.name}: ask server/discover first, "
+        "fall back to the legacy handshake for a legacy server",
+    )
     parser.add_argument("--root", action="append", default=[], metavar="URI", help="declare roots and list this one")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="longest wait for an answer")
 

@@ -317,3 +317,96 @@ def test_a_script_round_trips_through_its_file() -> None:
     for script in SCRIPTS:
         assert ServerScript.loads(script.dumps()) == script
     assert replace(PLAIN, cuts=3) != PLAIN
+
+
+# The 2026-07-28 era: what a client writes to a modern server, and how it finds its server's era.
+
+MODERN_SERVER = BY_NAME["a modern server"]
+OTHER_VERSION = BY_NAME["a modern server of another version only"]
+REFUSES_PROBE = BY_NAME["a legacy server refusing server/discover with -32603"]
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def modern(request_id: int, method: str, meta: object = None, **params: object) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": {**params, "_meta": META if meta is None else meta}}
+
+
+DISCOVER = modern(1, "server/discover")
+INIT_AFTER = {**INIT, "id": 2}  # the fallback's initialize, after the probe with id 1
+
+
+@pytest.mark.spec("CLIENT-MOD-META")
+@pytest.mark.parametrize(
+    ("call", "fault"),
+    [
+        ({**CALL, "id": 2}, "no _meta object"),
+        (modern(2, "tools/call", {"io.modelcontextprotocol/clientCapabilities": {}}), "protocolVersion string"),
+        (modern(2, "tools/call", {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}), "clientCapabilities object"),
+    ],
+)
+def test_a_request_to_a_modern_server_without_its_meta(call: dict[str, Any], fault: str) -> None:
+    events = (read(DISCOVER), wrote("answer:server/discover"), read(call), event("eof"))
+    verdict = judge_client(run(MODERN_SERVER, events))
+    [finding] = verdict.findings
+    assert finding.rule == "CLIENT-MOD-META" and fault in finding.message and finding.mandatory
+    assert "CLIENT-MOD-META" in verdict.seen
+
+
+@pytest.mark.spec("CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN")
+def test_a_modern_client_passes_and_a_legacy_only_one_is_not_judged() -> None:
+    events = (read(DISCOVER), wrote("answer:server/discover"), read(modern(2, "tools/call", name="echo")), event("eof"))
+    verdict = judge_client(run(MODERN_SERVER, events))
+    assert verdict.findings == () and {"CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN"} <= verdict.seen
+    legacy_only = judge_client(run(MODERN_SERVER, (read(INIT), wrote("refused:initialize"), event("eof"))))
+    assert legacy_only.findings == () and not {"CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN"} & legacy_only.seen
+
+
+@pytest.mark.spec("CLIENT-MOD-STAYS-MODERN")
+def test_initialize_after_the_server_showed_it_is_modern() -> None:
+    after = (read(DISCOVER), wrote("answer:server/discover"), read(INIT_AFTER), event("eof"))
+    [finding] = judge_client(run(MODERN_SERVER, after)).findings
+    assert finding.rule == "CLIENT-MOD-STAYS-MODERN" and finding.line == 1 and not finding.mandatory
+    # Written before the answer could be read: no finding (the record's order is the evidence).
+    crossed = (read(DISCOVER, INIT_AFTER), wrote("answer:server/discover"), event("eof"))
+    assert judge_client(run(MODERN_SERVER, crossed)).findings == ()
+
+
+@pytest.mark.spec("CLIENT-MOD-VERSION-RETRY")
+@pytest.mark.parametrize(
+    ("then", "found"),
+    [
+        ((read(modern(2, "server/discover")),), True),
+        ((read(modern(2, "server/discover", {**META, "io.modelcontextprotocol/protocolVersion": "2099-01-01"})),), False),
+        ((), False),
+    ],
+)
+def test_what_follows_an_unsupported_version(then: tuple[RecordEvent, ...], found: bool) -> None:
+    events = (read(DISCOVER), wrote("refused:-32022"), *then, event("eof"))
+    verdict = judge_client(run(OTHER_VERSION, events))
+    assert rules(verdict) == (["CLIENT-MOD-VERSION-RETRY"] if found else [])
+    assert {"CLIENT-MOD-VERSION-RETRY", "CLIENT-MOD-STAYS-MODERN"} <= verdict.seen
+
+
+PROBED_THEN_INIT = (
+    read(DISCOVER), wrote("refused:server/discover"), read(INIT_AFTER), wrote("initialize-answer"), event("eof")
+)  # fmt: skip
+
+
+@pytest.mark.spec("CLIENT-MOD-FALLBACK")
+@pytest.mark.parametrize(
+    ("plain_events", "events", "verdict"),
+    [
+        (PLAIN_EVENTS, PROBED_THEN_INIT, "not seen"),  # no probe in the plain run: not a dual-era client
+        (PROBED_THEN_INIT, (read(DISCOVER), wrote("refused:server/discover"), event("eof")), "found"),
+        (PROBED_THEN_INIT, PROBED_THEN_INIT, "pass"),
+        (PROBED_THEN_INIT, PLAIN_EVENTS, "not seen"),  # no probe in this one
+        ((read(DISCOVER), wrote("refused:server/discover"), event("eof")), PLAIN_EVENTS, "not seen"),  # modern-only
+    ],
+)
+def test_a_fallback_keyed_to_one_error_code(
+    plain_events: tuple[RecordEvent, ...], events: tuple[RecordEvent, ...], verdict: str
+) -> None:
+    judged = judge_client(run(REFUSES_PROBE, events), run(PLAIN, plain_events))
+    assert rules(judged) == (["CLIENT-MOD-FALLBACK"] if verdict == "found" else [])
+    assert ("CLIENT-MOD-FALLBACK" in judged.seen) is (verdict != "not seen")
+    assert judge_client(run(REFUSES_PROBE, events)).findings == judged.findings if verdict != "found" else True

@@ -24,7 +24,7 @@ from mcpref.fuzz.judge.client import ClientVerdict, judge_client
 from mcpref.fuzz.judge.findings import Finding
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
+REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--tool", "echo", "--", "{server}"]
 READS_PER_CHUNK = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "reads_per_chunk.py"), "--tool", "echo",
                    "--timeout", "3", "--", "{server}"]  # fmt: skip
 
@@ -157,7 +157,7 @@ def test_check_client_writes_html_junit_and_a_baseline_it_can_be_held_to(
     assert main([*common, *files, "--write-baseline", str(tmp_path / "base.json"), "--", *kills]) == 1
     capsys.readouterr()
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert "CLIENT-SHUTDOWN" in page and "mcpref check-client --scenario" in page and "20 rules" in page
+    assert "CLIENT-SHUTDOWN" in page and "mcpref check-client --scenario" in page and "24 rules" in page
     junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
     assert 'name="CLIENT-SHUTDOWN"' in junit and "<failure" in junit
     baseline = json.loads((tmp_path / "base.json").read_text(encoding="utf-8"))

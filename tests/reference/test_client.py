@@ -31,12 +31,19 @@ from mcpref.reference.versions import BY_NAME
 _P, _I = ClientPhase, ClientInput
 EXPECTED = {
     (_P.NEW, _I.OPEN): _P.OPENING,
+    (_P.NEW, _I.PROBE): _P.DISCOVERING,
     (_P.NEW, _I.END): _P.CLOSED,
+    (_P.DISCOVERING, _I.MODERN): _P.SERVING,
+    (_P.DISCOVERING, _I.FALLBACK): _P.OPENING,
+    (_P.DISCOVERING, _I.REFUSED): _P.CLOSED,
+    (_P.DISCOVERING, _I.END): _P.CLOSED,
     (_P.OPENING, _I.ACCEPTED): _P.READY,
     (_P.OPENING, _I.REFUSED): _P.CLOSED,
     (_P.OPENING, _I.END): _P.CLOSED,
     (_P.READY, _I.REQUEST): _P.READY,
     (_P.READY, _I.END): _P.CLOSED,
+    (_P.SERVING, _I.REQUEST): _P.SERVING,
+    (_P.SERVING, _I.END): _P.CLOSED,
     (_P.CLOSED, _I.END): _P.CLOSED,
 }
 
@@ -200,9 +207,65 @@ def test_an_over_long_line_is_skipped_and_a_late_line_after_closing_is_ignored()
     assert sent(client) == []
 
 
-def test_a_modern_version_has_no_handshake() -> None:
-    with pytest.raises(ValueError, match="no initialize"):
-        Client(BY_NAME["2026-07-28"])
+MODERN_CLIENT = BY_NAME["2026-07-28"]
+
+
+def discovering(roots: tuple[str, ...] = ()) -> tuple[Client, dict[str, Any]]:
+    client = Client(MODERN_CLIENT, roots)
+    client.open()
+    [probe] = sent(client)
+    return client, probe
+
+
+@pytest.mark.spec("CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN")
+def test_a_dual_era_client_probes_and_stays_modern_with_meta_on_every_request() -> None:
+    client, probe = discovering(roots=("file:///tmp",))
+    meta = probe["params"]["_meta"]
+    assert probe["method"] == "server/discover" and client.phase is _P.DISCOVERING
+    assert meta["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+    assert meta["io.modelcontextprotocol/clientCapabilities"] == {"roots": {}}
+    result = {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "resultType": "complete"}
+    [event] = client.receive_data(line({"jsonrpc": "2.0", "id": 1, "result": result}))
+    assert event == Opened("2026-07-28", {"tools": {}}) and client.phase is _P.SERVING and sent(client) == []
+    assert client.request("tools/call", {"name": "echo"}) == 2
+    [call] = sent(client)
+    assert call["params"]["name"] == "echo" and call["params"]["_meta"] == meta
+    # -32022 to a modern request: the only modern version the client speaks was refused, nothing more is sent.
+    refused = {"code": -32022, "message": "no", "data": {"supported": ["2099-01-01"], "requested": "2026-07-28"}}
+    assert client.receive_data(line({"jsonrpc": "2.0", "id": 2, "error": refused})) == [Failed(2, refused)]
+    assert sent(client) == []
+
+
+@pytest.mark.spec("CLIENT-MOD-FALLBACK")
+@pytest.mark.parametrize("code", [-32601, -32602, -32603, -32000])
+def test_any_error_that_is_not_a_modern_one_falls_back_to_initialize(code: object) -> None:
+    client, _ = discovering()
+    assert client.receive_data(line({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "?"}})) == []
+    [initialize] = sent(client)
+    assert initialize["method"] == "initialize" and initialize["params"]["protocolVersion"] == "2025-11-25"
+    assert "_meta" not in initialize["params"] and client.phase is _P.OPENING
+
+
+@pytest.mark.spec("CLIENT-MOD-STAYS-MODERN", "CLIENT-MOD-VERSION-RETRY")
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ({"error": {"code": -32022, "message": "no", "data": {"supported": ["2099-01-01"]}}}, "refused by a modern server"),
+        ({"result": {"supportedVersions": ["2099-01-01"], "capabilities": {}}}, 'speaks ["2099-01-01"], not 2026-07-28'),
+        ({"result": {"capabilities": {}}}, "speaks null, not 2026-07-28"),
+    ],
+)
+def test_a_modern_server_of_no_common_version_closes_without_a_fallback(answer: dict[str, Any], reason: str) -> None:
+    client, _ = discovering()
+    [event] = client.receive_data(line({"jsonrpc": "2.0", "id": 1, **answer}))
+    assert isinstance(event, Closed) and reason in event.reason and client.phase is _P.CLOSED and sent(client) == []
+
+
+def test_a_discover_result_without_capabilities_announces_none() -> None:
+    client, _ = discovering()
+    result = {"supportedVersions": ["2026-07-28"], "capabilities": "none"}
+    assert client.receive_data(line({"jsonrpc": "2.0", "id": 1, "result": result})) == [Opened("2026-07-28", {})]
+    assert client.request("tools/list", {}) is None  # no tools announced: nothing sent (CLIENT-CAP-ANNOUNCED)
 
 
 def client_command(*arguments: str) -> list[str]:

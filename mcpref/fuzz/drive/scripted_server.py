@@ -23,6 +23,7 @@ from types import FrameType
 from typing import BinaryIO
 
 from mcpref.fuzz.generate.client_scripts import ASK_WAIT, HOLD, NEEDS, ServerScript
+from mcpref.reference.eras import DISCOVER, INITIALIZE, META_SERVER_INFO, META_VERSION
 from mcpref.reference.framer import LineFramer
 from mcpref.reference.messages import JsonObject, JsonValue
 from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
@@ -62,9 +63,14 @@ class Player:
 
     def request(self, request_id: JsonValue, method: str, params: JsonObject) -> None:
         """One request of the client."""
-        if method == "initialize":
-            if self.script.exits == "initialize":
-                self.exit()
+        if method == INITIALIZE and self.script.exits == "initialize":
+            self.exit()
+        if method == DISCOVER or self.script.modern:
+            refusal = self._era(request_id, method, params)
+            if refusal is not None:
+                self.held.append((time.monotonic(), *refusal))
+                return
+        if method == INITIALIZE:
             declared = params.get("capabilities")
             self.declared = declared if isinstance(declared, dict) else {}
             self.held.append((time.monotonic() + HOLD, self._initialize(request_id, params), "initialize-answer"))
@@ -87,9 +93,40 @@ class Player:
         else:
             if self.script.notices:
                 result = {**result, "mcprefUnknown": {"member": True}}
+            if self.script.modern:
+                result = {**result, "resultType": "complete"}
             message = {"jsonrpc": "2.0", "id": request_id, "result": result}
         when = time.monotonic() + (ASK_WAIT if self.asked else self.script.delay)
         self.held.append((when, message, f"answer:{method}"))
+
+    def _era(self, request_id: JsonValue, method: str, params: JsonObject) -> tuple[JsonObject, str] | None:
+        """What a request of the other era, or one a modern server cannot serve, draws, with its
+        tag; None for one served as any other."""
+        supported: list[JsonValue] = list(self.script.supported)
+        if not self.script.modern:  # a legacy server: server/discover is no method of it
+            error: JsonObject = {"code": self.script.discover_code, "message": f"method not found: {method}"}
+            return {"jsonrpc": "2.0", "id": request_id, "error": error}, f"refused:{method}"
+        meta = params.get("_meta")
+        requested = meta.get(META_VERSION) if isinstance(meta, dict) else None
+        if requested is not None and requested not in self.script.supported:
+            error = {"code": -32022, "message": "Unsupported protocol version",
+                     "data": {"supported": supported, "requested": requested}}  # fmt: skip
+            return {"jsonrpc": "2.0", "id": request_id, "error": error}, "refused:-32022"
+        if method == DISCOVER:  # answered whatever its _meta: it is how a client learns the versions
+            result: JsonObject = {
+                "supportedVersions": supported,
+                "capabilities": {name: {} for name in self.script.announce},
+                "resultType": "complete",
+                "_meta": {META_SERVER_INFO: {"name": "mcpref-scripted-server", "version": "1"}},
+            }
+            self.opened = True
+            return {"jsonrpc": "2.0", "id": request_id, "result": result}, f"answer:{DISCOVER}"
+        if method == INITIALIZE or requested is None:
+            message = f"this server speaks {', '.join(self.script.supported)}: every request carries _meta"
+            error = {"code": -32602, "message": message, "data": {"supported": supported}}
+            return {"jsonrpc": "2.0", "id": request_id, "error": error}, f"refused:{method}"
+        self.opened = True
+        return None
 
     def _initialize(self, request_id: JsonValue, params: JsonObject) -> JsonObject:
         offered = params.get("protocolVersion")
@@ -116,6 +153,9 @@ class Player:
         return None
 
     def _ask(self) -> None:
+        if self.script.modern:  # a modern server never sends requests (2026-07-28 basic/patterns)
+            self.notice()
+            return
         methods = list(self.script.asks)
         if "roots" in self.declared and "roots/list" not in methods:
             methods.append("roots/list")

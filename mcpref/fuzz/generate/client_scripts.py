@@ -17,6 +17,7 @@ MARKER = "mcpref-7f3a"
 TEXT = f"{MARKER} café ✓ 𝄞"
 SEPARATED_TEXT = f"{MARKER} line\u2028separator\u2029paragraph café"  # raw in the JSON written
 UNSUPPORTED_VERSION = "2099-01-01"
+OTHER_MODERN_VERSION = "2099-01-01"  # a modern server's only version, one no client speaks
 HOLD = 0.3  # seconds the initialize answer is held: what the client wrote before it surely preceded it
 ASK_WAIT = 10.0  # seconds the server waits for the client's answers to its own requests
 PADDING = 4 * 1024 * 1024
@@ -28,7 +29,7 @@ NEEDS = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitati
 # The fields a script may change, in the order a name lists them.
 FEATURES = (
     "asks", "asks_undeclared", "notices", "cuts", "line_end", "text", "padding",
-    "announce", "version", "fails", "delay", "exits",
+    "announce", "version", "fails", "delay", "exits", "modern", "supported", "discover_code",
 )  # fmt: skip
 # The changes that alter only how the plain answer is written, and the rule each is judged by:
 # a failure that goes when one of them is undone is that rule's (``campaign.client_campaign``).
@@ -60,6 +61,9 @@ class ServerScript:
     exits: str = ""  # one of EXITS
     fails: bool = False  # tools/call answered with a JSON-RPC error
     delay: float = 0.0  # seconds each answer after the handshake is held
+    modern: bool = False  # a 2026-07-28 server: server/discover answered, requests served by their _meta
+    supported: tuple[str, ...] = ("2026-07-28",)  # the versions a modern server serves; others draw -32022
+    discover_code: int = -32601  # a legacy server's error for server/discover
 
     def dumps(self) -> str:
         """The script as one JSON object: its name and the fields that differ from the plain one's."""
@@ -78,7 +82,7 @@ class ServerScript:
         plain = ServerScript("", ())
         for key, value in fields.items():
             want = type(getattr(plain, key))
-            if key in ("announce", "asks"):
+            if key in ("announce", "asks", "supported"):
                 fields[key] = value = tuple(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
             elif key == "delay" and type(value) is int:
                 fields[key] = value = float(value)
@@ -118,18 +122,22 @@ def describe(script: ServerScript) -> str:
         "the tool call fails" if script.fails else "",
         f"answers held {script.delay:g} s" if script.delay else "",
         f"exits on {script.exits}" if script.exits else "",
+        "a modern server" if script.modern else "",
+        f"versions {', '.join(script.supported)} only" if script.supported != plain.supported else "",
+        f"server/discover refused with {script.discover_code}" if script.discover_code != plain.discover_code else "",
     ]
     return "; ".join(part for part in parts if part) or "plain"
 
 
 def exercised(script: ServerScript) -> tuple[str, ...]:
     """The rules whose situation ``script`` sets up, in SPEC_NOTES order."""
-    legacy = script.version is None and script.exits != "initialize"
-    served = legacy and script.exits == "" and "tools" in script.announce
+    legacy = script.version is None and script.exits != "initialize" and not script.modern
+    served = script.exits == "" and "tools" in script.announce and (legacy or "2026-07-28" in script.supported)
     # Shown the plain answer but for how it is written: the differential rules apply.
-    plain_but_framing = served and not (script.asks or script.asks_undeclared or script.fails or script.delay)
+    plain_but_framing = legacy and served and not (script.asks or script.asks_undeclared or script.fails or script.delay)
+    plain_but_framing = plain_but_framing and script.discover_code == ServerScript("", ()).discover_code
     rules = {
-        "CLIENT-INIT-FIRST": True,
+        "CLIENT-INIT-FIRST": not script.modern,
         "CLIENT-INIT-ALONE": legacy,
         "CLIENT-INITIALIZED": legacy,
         "CLIENT-VERSION-UNSUPPORTED": script.version is not None,
@@ -149,6 +157,10 @@ def exercised(script: ServerScript) -> tuple[str, ...]:
         "CLIENT-RESULT-SHOWN": served and not script.fails,
         "CLIENT-SERVER-GONE": script.exits != "",
         "CLIENT-SHUTDOWN": script.exits == "",
+        "CLIENT-MOD-META": script.modern,
+        "CLIENT-MOD-STAYS-MODERN": script.modern,
+        "CLIENT-MOD-VERSION-RETRY": script.modern and "2026-07-28" not in script.supported,
+        "CLIENT-MOD-FALLBACK": not script.modern and script.discover_code != ServerScript("", ()).discover_code,
     }
     return tuple(rule for rule, applies in rules.items() if applies)
 
@@ -166,6 +178,9 @@ SCRIPTS: tuple[ServerScript, ...] = (
     scenario("a server that announces no capability", announce=()),
     scenario("an initialize answered with an unsupported version", version=UNSUPPORTED_VERSION),
     scenario("a server that exits before answering", exits="request"),
+    scenario("a modern server", modern=True),
+    scenario("a modern server of another version only", modern=True, supported=(OTHER_MODERN_VERSION,)),
+    scenario("a legacy server refusing server/discover with -32603", discover_code=-32603),
 )
 
 # The rules judged against the plain scenario: the same client, shown the same answer otherwise.

@@ -7,7 +7,8 @@ every line cut in up to eight pieces (the first cut inside a UTF-8 character); C
 raw U+2028 and U+2029 in a string; answers of 64 KiB (the default line limit of many stream
 readers) or 4 MiB; no capabilities; an unsupported version; an error for the tool call; answers
 held up to a second; a server that exits on ``initialize``, on the first request after it, or
-halfway through an answer. A failure shrinks to fewer changes, each toward the plain one.
+halfway through an answer; a modern (2026-07-28) server, of another version only; a legacy server
+that refuses ``server/discover`` with another code than -32601. A failure shrinks to fewer changes, each toward the plain one.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from mcpref.fuzz.generate.client_scripts import (
     EXITS,
     FEATURES,
+    OTHER_MODERN_VERSION,
     PADDING,
     SEPARATED_TEXT,
     UNSUPPORTED_VERSION,
@@ -43,6 +45,9 @@ _CHANGED: dict[str, st.SearchStrategy[object]] = {
     "fails": st.just(True),
     "delay": st.sampled_from((0.2, 1.0)),
     "exits": st.sampled_from(EXITS[1:]),
+    "modern": st.just(True),
+    "supported": st.just((OTHER_MODERN_VERSION,)),
+    "discover_code": st.sampled_from((-32603, -32602, -32000)),
 }
 assert set(_CHANGED) == set(FEATURES)
 
@@ -55,5 +60,7 @@ def server_scripts(draw: st.DrawFn) -> ServerScript:
     # their maximum). The same script is drawn again often: a campaign runs it once.
     changed = [name for name in FEATURES if draw(_CHANGE)][:MAX_CHANGES]
     fields = {name: draw(_CHANGED[name]) for name in sorted(changed, key=FEATURES.index)}
+    if "supported" in fields:
+        fields["modern"] = True  # the versions a server serves are a modern server's
     script = scenario("", **fields)
     return scenario(describe(script), **fields)

@@ -133,6 +133,11 @@ def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdi
             row["reason"] = f'the client never {what} in "{first.script.name}"'
             if first.events and rule.id == "CLIENT-RESULT-SHOWN":
                 row["reason"] = "the client printed no tool result in any scenario: nothing shown to judge"
+            elif first.events and first.script.discover_code != PLAIN.discover_code:
+                row["reason"] = "the client did not probe with server/discover, or fell back in neither scenario"
+            elif first.events and first.script.modern:
+                row["reason"] = (f'the client sent no request of the 2026-07-28 era in "{first.script.name}" '
+                                 "(no server/discover, no _meta version): a legacy-only client")  # fmt: skip
         table_rows.append(row)
     return table_rows
 

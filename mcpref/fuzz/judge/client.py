@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from mcpref.fuzz.drive.client_run import ClientRun
 from mcpref.fuzz.generate.client_scripts import ASK_WAIT, DIFFERENTIAL, MARKER, NEEDS
+from mcpref.fuzz.judge.client_modern import Line, judge_modern, version_of
 from mcpref.fuzz.judge.findings import NOTHING, Finding
 from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
@@ -32,17 +33,10 @@ class ClientVerdict:
     seen: frozenset[str]
 
 
-@dataclass(frozen=True)
-class _Line:
-    number: int  # the client's line, counting from 0
-    at: int  # the index of the record event that completed it
-    value: dict[str, object] | None  # None: not a JSON-RPC message
-
-
 @dataclass
 class _Reading:
     run: ClientRun
-    lines: list[_Line] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
     opened_at: int | None = None  # index of the event that wrote the initialize answer
     asks: list[tuple[object, str]] = field(default_factory=list)  # (id, method) of the server's requests
     notices: int = 0
@@ -57,7 +51,7 @@ class _Reading:
         must = BY_ID[rule].level.mandatory if mandatory is None else mandatory
         self.findings.append(Finding(rule, must, line, message, expected, actual))
 
-    def requests(self) -> list[_Line]:
+    def requests(self) -> list[Line]:
         return [line for line in self.lines if line.value is not None and "method" in line.value and "id" in line.value]
 
     def methods(self) -> list[str]:
@@ -119,7 +113,7 @@ def _read(run: ClientRun) -> _Reading:
             break
     for number, (at, raw) in enumerate(raws):
         messages = _messages(raw, batches=reading.offered == "2025-03-26")
-        reading.lines.extend(_Line(number, at, value) for value in messages)
+        reading.lines.extend(Line(number, at, value) for value in messages)
     return reading
 
 
@@ -154,6 +148,8 @@ def _ids(r: _Reading) -> None:
 
 
 def _handshake(r: _Reading) -> None:
+    if r.run.script.modern:
+        return  # a modern server opens no legacy session: client_modern judges what the client sent
     messages = [line for line in r.lines if line.value is not None]
     start = next((i for i, line in enumerate(messages) if not _probe(line)), None)
     if start is None:
@@ -196,10 +192,11 @@ def _handshake(r: _Reading) -> None:
                    f"{later[0].value['method']} without it", "notifications/initialized", NOTHING)  # fmt: skip
 
 
-def _probe(line: _Line) -> bool:
-    """A request that may precede initialize: ping (served in every phase, LIFE-PING's reading) or
-    server/discover, with which a client of both eras asks a server which one it speaks (2026-07-28)."""
-    return line.value is not None and "id" in line.value and line.value.get("method") in ("ping", "server/discover")
+def _probe(line: Line) -> bool:
+    """A request that may precede initialize: ping (served in every phase, LIFE-PING's reading),
+    server/discover, with which a client of both eras asks a server which one it speaks, or any
+    request of the modern era (its ``_meta`` names a version): no opening of a legacy session."""
+    return line.is_request and (line.method in ("ping", "server/discover") or version_of(line) is not None)
 
 
 def _answered_version(r: _Reading) -> str:
@@ -207,7 +204,7 @@ def _answered_version(r: _Reading) -> str:
     return r.offered if isinstance(r.offered, str) and r.offered in SUPPORTED_NAMES else LATEST.name
 
 
-def _unsupported(r: _Reading, messages: list[_Line], initialized: list[_Line]) -> None:
+def _unsupported(r: _Reading, messages: list[Line], initialized: list[Line]) -> None:
     assert r.opened_at is not None
     r.seen.add("CLIENT-VERSION-UNSUPPORTED")
     went_on = [line for line in messages if line.at > r.opened_at and line.value is not None
@@ -372,4 +369,6 @@ def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdic
     _result_shown(r)
     _differential(r, plain)
     _ending(r)
-    return ClientVerdict(tuple(r.findings), frozenset(r.seen & set(run.script.rules)))
+    written = [(index, str(event.data)) for index, event in enumerate(run.events) if event.kind == "wrote"]
+    modern, seen = judge_modern(r.lines, written, run.script, _read(plain).lines if plain is not None else None)
+    return ClientVerdict((*r.findings, *modern), frozenset((r.seen | seen) & set(run.script.rules)))

@@ -1,0 +1,124 @@
+"""The client oracle's rules of the 2026-07-28 era: what a client writes to a modern server, and
+how a dual-era client finds out which era its server speaks.
+
+In: the client's lines (``Line``), the tags of what the scripted server wrote, in the order of its
+record, and the script. Out: findings, and the rules whose situation arose. ``judge.client`` reads
+the record and calls ``judge_modern``; this module knows nothing of processes.
+
+- CLIENT-MOD-META: every request to a modern server, until the client opens a legacy session,
+  carries ``_meta`` with the protocol version (a string) and the client's capabilities (an object).
+- CLIENT-MOD-STAYS-MODERN: a client that learnt the server is modern (its ``server/discover``
+  answered with a result, or any request with -32022) does not send ``initialize``.
+- CLIENT-MOD-VERSION-RETRY: after -32022, the client's next requests name a version of the list,
+  or none follows.
+- CLIENT-MOD-FALLBACK: a client that falls back to ``initialize`` when its probe is refused with
+  -32601 (the plain scenario) does so for any other error that is not a modern one as well.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from mcpref.fuzz.generate.client_scripts import ServerScript
+from mcpref.fuzz.judge.findings import Finding
+from mcpref.reference.client import MODERN_ERRORS
+from mcpref.reference.eras import DISCOVER, INITIALIZE, META_CAPABILITIES, META_VERSION
+from mcpref.reference.rules import BY_ID
+
+_Find = Callable[["Line | None", str, str, str], None]
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # the client's line, counting from 0
+    at: int  # the index of the record event that completed it
+    value: dict[str, object] | None  # None: not a JSON-RPC message
+
+    @property
+    def method(self) -> str | None:
+        method = self.value.get("method") if self.value is not None else None
+        return method if isinstance(method, str) else None
+
+    @property
+    def is_request(self) -> bool:
+        return self.value is not None and self.method is not None and "id" in self.value
+
+
+def version_of(line: Line) -> object:
+    """The protocol version a request's ``_meta`` names; None where it names none."""
+    params = line.value.get("params") if line.value is not None else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get(META_VERSION) if isinstance(meta, dict) else None
+
+
+def _meta_fault(line: Line) -> str | None:
+    params = line.value.get("params") if line.value is not None else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if not isinstance(meta, dict):
+        return "no _meta object"
+    if not isinstance(meta.get(META_VERSION), str):
+        return f"no {META_VERSION} string in _meta"
+    if not isinstance(meta.get(META_CAPABILITIES), dict):
+        return f"no {META_CAPABILITIES} object in _meta"
+    return None
+
+
+def judge_modern(
+    lines: Sequence[Line], written: Sequence[tuple[int, str]], script: ServerScript, plain: Sequence[Line] | None
+) -> tuple[list[Finding], set[str]]:
+    """``written``: (record index, tag) of each message the scripted server wrote; ``plain``: the
+    client's lines in the plain scenario, for CLIENT-MOD-FALLBACK."""
+    findings: list[Finding] = []
+    seen: set[str] = set()
+
+    def find(rule: str, line: Line | None, message: str, expected: str, actual: str) -> None:
+        number = line.number if line is not None else None
+        findings.append(Finding(rule, BY_ID[rule].level.mandatory, number, message, expected, actual))
+
+    requests = [line for line in lines if line.is_request]
+    first_init = next((line for line in requests if line.method == INITIALIZE), None)
+    if script.modern:
+        modern = [line for line in requests if line.method != INITIALIZE and (first_init is None or line.at <= first_init.at)]
+        faults = [(line, fault) for line in modern if (fault := _meta_fault(line)) is not None]
+        if faults:
+            line, fault = faults[0]
+            find("CLIENT-MOD-META", line, f"the {line.method} request to a modern server has {fault}",
+                 "_meta with the protocol version and the client's capabilities", fault)  # fmt: skip
+        if any(version_of(line) is not None for line in modern):
+            seen.add("CLIENT-MOD-META")  # a client speaking the era: a legacy-only one is not judged
+        learnt = next((at for at, tag in written if tag in (f"answer:{DISCOVER}", "refused:-32022")), None)
+        if learnt is not None:
+            seen.add("CLIENT-MOD-STAYS-MODERN")
+            if first_init is not None and first_init.at > learnt:
+                find("CLIENT-MOD-STAYS-MODERN", first_init, "initialize was sent to a server that had shown it speaks "
+                     "2026-07-28", "modern requests only", INITIALIZE)  # fmt: skip
+        refused = next((at for at, tag in written if tag == "refused:-32022"), None)
+        if refused is not None:
+            seen.add("CLIENT-MOD-VERSION-RETRY")
+            later = [line for line in modern if line.at > refused and version_of(line) not in script.supported]
+            if later:
+                find("CLIENT-MOD-VERSION-RETRY", later[0], f"after -32022 listing {json.dumps(list(script.supported))}, "
+                     f"the {later[0].method} request named {json.dumps(version_of(later[0]))}",
+                     "a listed version, or no request", json.dumps(version_of(later[0])))  # fmt: skip
+    elif script.discover_code != -32601 and script.discover_code not in MODERN_ERRORS and plain is not None:
+        _fallback(requests, plain, script.discover_code, lambda *found: find("CLIENT-MOD-FALLBACK", *found), seen)
+    return findings, seen
+
+
+def _fallback(requests: Sequence[Line], plain: Sequence[Line], code: int, find: _Find, seen: set[str]) -> None:
+    """CLIENT-MOD-FALLBACK: the rule is the only one ``find`` is called for here."""
+    def fell_back(sent: Sequence[Line]) -> bool | None:
+        """None: the client sent no probe; else whether initialize followed it."""
+        probe = next((line for line in sent if line.method == DISCOVER), None)
+        return None if probe is None else any(line.method == INITIALIZE and line.at >= probe.at for line in sent)
+
+    before = fell_back([line for line in plain if line.is_request])
+    now = fell_back(requests)
+    if before is None or now is None or not before:
+        return  # no probe, or a client that does not fall back at all (a modern-only one): nothing keyed
+    seen.add("CLIENT-MOD-FALLBACK")
+    if not now:
+        find(None, f"the client fell back to initialize when server/discover drew -32601, "
+             f"not when it drew {code}", "initialize after any non-modern error", "no initialize")  # fmt: skip
