@@ -14,7 +14,9 @@ The connection's phases are one literal transition table:
   once the server answered as a modern one (CLIENT-MOD-STAYS-MODERN), and falls back to
   ``initialize`` at the newest legacy version on any other error (CLIENT-MOD-FALLBACK). Its modern
   requests carry ``_meta`` (CLIENT-MOD-META); -32022 to any of them ends the call: the only modern
-  version it speaks is the one refused (CLIENT-MOD-VERSION-RETRY).
+  version it speaks is the one refused (CLIENT-MOD-VERSION-RETRY). An ``input_required`` result
+  is answered by the same request with a new id, the roots asked for and the server's
+  ``requestState`` as it came (CLIENT-MOD-INPUT-RETRY); input it cannot give fails the request.
 
 - The first message is ``initialize`` (CLIENT-INIT-FIRST); until its answer only server requests
   are answered (CLIENT-INIT-ALONE), and ``notifications/initialized`` follows the answer at once
@@ -100,6 +102,7 @@ _NEEDS: Final = {"logging/setLevel": "logging"}
 # The errors only a modern server writes (2026-07-28 basic#error-codes): HeaderMismatch,
 # MissingRequiredClientCapability, UnsupportedProtocolVersion.
 MODERN_ERRORS: Final = frozenset({-32020, -32021, -32022})
+MAX_RETRIES: Final = 8  # input_required answers to one request before the client gives up
 
 
 def capability_needed(method: str) -> str | None:
@@ -147,7 +150,7 @@ class Client:
         self.announced: JsonObject = {}
         self._framer = LineFramer()
         self._next_id = 0
-        self._pending: set[RequestId] = set()
+        self._pending: dict[RequestId, tuple[str, JsonObject, int]] = {}  # id -> method, params, retries so far
         self._out: list[bytes] = []
 
     def _move(self, event: ClientInput) -> None:
@@ -167,10 +170,10 @@ class Client:
     def _capabilities(self) -> JsonObject:
         return {"roots": {}} if self.roots else {}
 
-    def _request(self, method: str, params: JsonObject) -> RequestId:
+    def _request(self, method: str, params: JsonObject, retries: int = 0) -> RequestId:
         self._next_id += 1  # CLIENT-ID-TYPE, CLIENT-ID-UNIQUE: never null, never again
         request_id = self._next_id
-        self._pending.add(request_id)
+        self._pending[request_id] = (method, params, retries)
         if self.phase in (ClientPhase.DISCOVERING, ClientPhase.SERVING):
             params = {**params, "_meta": meta(self.offered.name, self._capabilities())}  # CLIENT-MOD-META
         self._send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
@@ -238,7 +241,7 @@ class Client:
         if request_id not in self._pending:
             return []  # an answer to nothing this client asked
         assert isinstance(request_id, int | str)
-        self._pending.discard(request_id)
+        method, params, retries = self._pending.pop(request_id)
         error = value.get("error")
         result = value.get("result")
         if self.phase is ClientPhase.DISCOVERING:
@@ -248,7 +251,32 @@ class Client:
         if isinstance(error, dict):
             return [Failed(request_id, error)]
         assert isinstance(result, dict)
+        if self.phase is ClientPhase.SERVING and result.get("resultType") == "input_required":
+            return self._retry(request_id, method, params, retries, result)
         return [Answered(request_id, result)]
+
+    def _retry(self, request_id: RequestId, method: str, params: JsonObject, retries: int, result: JsonObject) -> list[Event]:
+        """The request again, with the input asked for and the server's state (CLIENT-MOD-INPUT-RETRY)."""
+        asked = result.get("inputRequests")
+        asked = asked if isinstance(asked, dict) else {}
+        answers = {key: self._input(request) for key, request in asked.items()}
+        missing = sorted(key for key, answer in answers.items() if answer is None)
+        if missing or retries >= MAX_RETRIES:
+            why = f"input this client cannot give: {', '.join(missing)}" if missing else f"input asked {MAX_RETRIES} times"
+            return [Failed(request_id, {"message": why})]
+        again = {key: value for key, value in params.items() if key not in ("inputResponses", "requestState")}  # this round's only
+        if asked:
+            again["inputResponses"] = {key: answer for key, answer in answers.items() if answer is not None}
+        if "requestState" in result:
+            again["requestState"] = result["requestState"]  # echoed exactly, never read
+        self._request(method, again, retries + 1)  # a new id: the retry is a request of its own
+        return []
+
+    def _input(self, request: JsonValue) -> JsonObject | None:
+        """The answer to one of the server's input requests; None for one the client cannot give."""
+        if isinstance(request, dict) and request.get("method") == "roots/list" and self.roots:
+            return {"roots": [{"uri": uri} for uri in self.roots]}
+        return None
 
     def _discovered(self, result: JsonValue, error: JsonValue) -> list[Event]:
         """The answer to the era probe: modern, refused, or a legacy server's error."""

@@ -276,6 +276,7 @@ CLIENT_RULES: tuple[Rule, ...] = (
     Rule("CLIENT-MOD-META", _M, MODERN, "Every request to a modern server carries _meta with the protocol version and the client's capabilities."),
     Rule("CLIENT-MOD-STAYS-MODERN", _D, MODERN, "A client that learnt its server speaks 2026-07-28 sends no initialize."),
     Rule("CLIENT-MOD-VERSION-RETRY", _S, MODERN, "After -32022 the client names a listed version, or sends nothing more."),
+    Rule("CLIENT-MOD-INPUT-RETRY", _M, MODERN, "A retry after input_required has a new id, the inputs asked for, and requestState as sent."),
     Rule("CLIENT-MOD-FALLBACK", _S, ALL, "A dual-era client falls back to initialize on any error to server/discover that is not a modern one."),
 )
 

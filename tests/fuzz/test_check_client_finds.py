@@ -80,6 +80,10 @@ FOUND = [
         marks=pytest.mark.spec("CLIENT-MOD-VERSION-RETRY"),
     ),
     pytest.param(
+        Case("forgets_request_state", "spec", "a modern server asking for input", client=DUAL_ERA),
+        marks=pytest.mark.spec("CLIENT-MOD-INPUT-RETRY"),
+    ),
+    pytest.param(
         Case("falls_back_on_32601_only", "strict", "a legacy server refusing server/discover with -32603", client=DUAL_ERA),
         marks=pytest.mark.spec("CLIENT-MOD-FALLBACK"),
     ),
@@ -124,7 +128,8 @@ def test_the_legacy_reference_client_passes_the_rest_and_leaves_the_modern_ones_
 ) -> None:
     reference = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
     status, rows = check_client("strict", [], reference, capsys)
-    modern = ("CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN", "CLIENT-MOD-VERSION-RETRY", "CLIENT-MOD-FALLBACK")
+    modern = ("CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN", "CLIENT-MOD-VERSION-RETRY", "CLIENT-MOD-INPUT-RETRY",
+              "CLIENT-MOD-FALLBACK")
     assert {rule_id: row["status"] for rule_id, row in rows.items() if row["status"] != "pass"} == dict.fromkeys(
         modern, "untested"
     )

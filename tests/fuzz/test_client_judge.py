@@ -410,3 +410,41 @@ def test_a_fallback_keyed_to_one_error_code(
     assert rules(judged) == (["CLIENT-MOD-FALLBACK"] if verdict == "found" else [])
     assert ("CLIENT-MOD-FALLBACK" in judged.seen) is (verdict != "not seen")
     assert judge_client(run(REFUSES_PROBE, events)).findings == judged.findings if verdict != "found" else True
+
+
+ASKS_INPUT = BY_NAME["a modern server asking for input"]
+ROOTS_META = {**META, "io.modelcontextprotocol/clientCapabilities": {"roots": {}}}
+STATE = "mcpref-state-7f3a=="
+
+
+def call(request_id: int, meta: dict[str, Any] = META, **params: object) -> dict[str, Any]:
+    return modern(request_id, "tools/call", meta, name="echo", **params)
+
+
+@pytest.mark.spec("CLIENT-MOD-INPUT-RETRY")
+@pytest.mark.parametrize(
+    ("first", "retry", "fault"),
+    [
+        (call(2), call(3, requestState=STATE), None),
+        (call(2, ROOTS_META), call(3, ROOTS_META, requestState=STATE, inputResponses={"mcpref-roots": {"roots": []}}), None),
+        (call(2), call(2, requestState=STATE), "the first call's id 2"),
+        (call(2), call(3, requestState=STATE + " "), "requestState is"),
+        (call(2), call(3), "requestState is null"),
+        (call(2, ROOTS_META), call(3, ROOTS_META, requestState=STATE), "answers no mcpref-roots"),
+        (call(2, ROOTS_META), call(3, ROOTS_META, requestState=STATE, inputResponses=[]), "answers no mcpref-roots"),
+    ],
+)
+def test_the_retry_after_input_required(first: dict[str, Any], retry: dict[str, Any], fault: str | None) -> None:
+    events = (read(DISCOVER), wrote("answer:server/discover"), read(first), wrote("input-required"), read(retry), event("eof"))
+    verdict = judge_client(run(ASKS_INPUT, events))
+    assert [f.message for f in verdict.findings if fault and fault in f.message] == [f.message for f in verdict.findings]
+    assert rules(verdict) == (["CLIENT-MOD-INPUT-RETRY"] if fault else []) and "CLIENT-MOD-INPUT-RETRY" in verdict.seen
+
+
+def test_a_client_that_does_not_call_again_is_not_judged() -> None:
+    events = (read(DISCOVER), wrote("answer:server/discover"), read(call(2)), wrote("input-required"), event("eof"))
+    verdict = judge_client(run(ASKS_INPUT, events))
+    assert verdict.findings == () and "CLIENT-MOD-INPUT-RETRY" not in verdict.seen
+    bare = {**call(2), "params": "none"}  # a first call without params: still the call that was asked
+    events = (read(DISCOVER), wrote("answer:server/discover"), read(bare), wrote("input-required"), read(call(3, requestState=STATE)), event("eof"))
+    assert rules(judge_client(run(ASKS_INPUT, events))) == ["CLIENT-MOD-META"]

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.peers
 # SDK (2.3.0) has no such option. A MUST from 2025-06-18 (Lifecycle, Operation).
 TRIAGED = {"CLIENT-CAP-ANNOUNCED": "fail"}
 # A client that speaks only the legacy era never shows what the 2026-07-28 rules judge.
-MODERN_RULES = ("CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN", "CLIENT-MOD-VERSION-RETRY", "CLIENT-MOD-FALLBACK")
+MODERN_RULES = ("CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN", "CLIENT-MOD-VERSION-RETRY", "CLIENT-MOD-INPUT-RETRY",
+              "CLIENT-MOD-FALLBACK")
 LEGACY_ONLY = dict.fromkeys(MODERN_RULES, "untested")
 
 

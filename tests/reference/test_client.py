@@ -339,3 +339,53 @@ def test_writing_to_a_server_that_is_gone_is_not_an_error() -> None:
     with open(write_end, "wb", buffering=0) as stdin:
         _flush(client, stdin)  # EPIPE: the server's end of output will say it is gone
     assert client.data_to_send() == b""
+
+
+def serving(roots: tuple[str, ...] = ()) -> Client:
+    client, _ = discovering(roots)
+    result = {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}
+    client.receive_data(line({"jsonrpc": "2.0", "id": 1, "result": result}))
+    client.request("tools/call", {"name": "echo"})
+    sent(client)
+    return client
+
+
+def input_required(request_id: int, **fields: Any) -> bytes:
+    return line({"jsonrpc": "2.0", "id": request_id, "result": {"resultType": "input_required", **fields}})
+
+
+@pytest.mark.spec("CLIENT-MOD-INPUT-RETRY")
+def test_input_required_is_answered_by_a_retry_with_a_new_id_the_roots_and_the_state_as_sent() -> None:
+    client = serving(roots=("file:///tmp",))
+    asked = {"r": {"method": "roots/list", "params": {}}}
+    assert client.receive_data(input_required(2, inputRequests=asked, requestState=" opaque\u2028 ")) == []
+    [retry] = sent(client)
+    assert retry["id"] == 3 and retry["method"] == "tools/call" and retry["params"]["name"] == "echo"
+    assert retry["params"]["inputResponses"] == {"r": {"roots": [{"uri": "file:///tmp"}]}}
+    assert retry["params"]["requestState"] == " opaque\u2028 " and "_meta" in retry["params"]
+    # Only a state: the retry carries it and nothing else new.
+    assert client.receive_data(input_required(3, requestState="s2")) == []
+    [again] = sent(client)
+    assert again["params"]["requestState"] == "s2" and "inputResponses" not in again["params"]
+    done = {"content": [], "resultType": "complete"}
+    assert client.receive_data(line({"jsonrpc": "2.0", "id": 4, "result": done})) == [Answered(4, done)]
+
+
+@pytest.mark.spec("CLIENT-MOD-INPUT-RETRY")
+def test_input_the_client_cannot_give_or_asked_too_often_fails_the_call() -> None:
+    client = serving()
+    asked = {"who": {"method": "elicitation/create", "params": {}}, "r": "not a request"}
+    [failed] = client.receive_data(input_required(2, inputRequests=asked))
+    assert isinstance(failed, Failed) and "cannot give: r, who" in str(failed.error["message"]) and sent(client) == []
+    client = serving()
+    request_id = 2
+    for _ in range(8):
+        assert client.receive_data(input_required(request_id, requestState="again")) == []
+        [retry] = sent(client)
+        request_id = retry["id"]
+    [failed] = client.receive_data(input_required(request_id, requestState="again"))
+    assert isinstance(failed, Failed) and "asked 8 times" in str(failed.error["message"])
+    client = serving()
+    assert client.receive_data(input_required(2, inputRequests="odd")) == []  # no input asked: a plain retry
+    [retry] = sent(client)
+    assert "inputResponses" not in retry["params"] and "requestState" not in retry["params"]

@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import BinaryIO
 
-from mcpref.fuzz.generate.client_scripts import ASK_WAIT, HOLD, NEEDS, ServerScript
-from mcpref.reference.eras import DISCOVER, INITIALIZE, META_SERVER_INFO, META_VERSION
+from mcpref.fuzz.generate.client_scripts import ASK_WAIT, HOLD, INPUT_KEY, INPUT_STATE, NEEDS, ServerScript
+from mcpref.reference.eras import DISCOVER, INITIALIZE, META_CAPABILITIES, META_VERSION
 from mcpref.reference.framer import LineFramer
 from mcpref.reference.messages import JsonObject, JsonValue
+from mcpref.reference.stateless import TOOLS_CACHE_SCOPE, TOOLS_TTL_MS, discover_result, typed
 from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
 
+SERVER_INFO: JsonObject = {"name": "mcpref-scripted-server", "version": "1"}
 PAUSE = 0.05  # seconds between the pieces of a cut line: each piece its own read, most likely
 
 
@@ -40,6 +42,7 @@ class Player:
     asked: dict[str, float] = field(default_factory=dict)  # ids of our requests not yet answered
     declared: JsonObject = field(default_factory=dict)  # the client's capabilities
     asked_once: bool = False
+    input_asked: bool = False  # the input_required answer was written
 
     def note(self, kind: str, data: JsonValue = "") -> None:
         self.record.write(json.dumps({"t": time.monotonic(), "kind": kind, "data": data}).encode() + b"\n")
@@ -93,8 +96,9 @@ class Player:
         else:
             if self.script.notices:
                 result = {**result, "mcprefUnknown": {"member": True}}
-            if self.script.modern:
-                result = {**result, "resultType": "complete"}
+            if self.script.modern:  # a modern result: typed, and a listing says how long it may be cached
+                cache: JsonObject = {"ttlMs": TOOLS_TTL_MS, "cacheScope": TOOLS_CACHE_SCOPE} if method == "tools/list" else {}
+                result = typed({**result, **cache}, SERVER_INFO)
             message = {"jsonrpc": "2.0", "id": request_id, "result": result}
         when = time.monotonic() + (ASK_WAIT if self.asked else self.script.delay)
         self.held.append((when, message, f"answer:{method}"))
@@ -113,12 +117,8 @@ class Player:
                      "data": {"supported": supported, "requested": requested}}  # fmt: skip
             return {"jsonrpc": "2.0", "id": request_id, "error": error}, "refused:-32022"
         if method == DISCOVER:  # answered whatever its _meta: it is how a client learns the versions
-            result: JsonObject = {
-                "supportedVersions": supported,
-                "capabilities": {name: {} for name in self.script.announce},
-                "resultType": "complete",
-                "_meta": {META_SERVER_INFO: {"name": "mcpref-scripted-server", "version": "1"}},
-            }
+            listed = [str(version) for version in supported]
+            result = typed(discover_result(listed, {name: {} for name in self.script.announce}), SERVER_INFO)
             self.opened = True
             return {"jsonrpc": "2.0", "id": request_id, "result": result}, f"answer:{DISCOVER}"
         if method == INITIALIZE or requested is None:
@@ -126,6 +126,13 @@ class Player:
             error = {"code": -32602, "message": message, "data": {"supported": supported}}
             return {"jsonrpc": "2.0", "id": request_id, "error": error}, f"refused:{method}"
         self.opened = True
+        if self.script.asks_input and method == "tools/call" and not self.input_asked:
+            self.input_asked = True
+            needed: JsonObject = {"resultType": "input_required", "requestState": INPUT_STATE}
+            declared = meta.get(META_CAPABILITIES) if isinstance(meta, dict) else None
+            if isinstance(declared, dict) and "roots" in declared:  # only what the client declared (MRTR)
+                needed["inputRequests"] = {INPUT_KEY: {"method": "roots/list", "params": {}}}
+            return {"jsonrpc": "2.0", "id": request_id, "result": needed}, "input-required"
         return None
 
     def _initialize(self, request_id: JsonValue, params: JsonObject) -> JsonObject:
@@ -135,7 +142,7 @@ class Player:
         result: JsonObject = {
             "protocolVersion": version,
             "capabilities": capabilities,
-            "serverInfo": {"name": "mcpref-scripted-server", "version": "1"},
+            "serverInfo": dict(SERVER_INFO),
         }
         if self.script.notices:
             result["mcprefUnknown"] = {"member": True}

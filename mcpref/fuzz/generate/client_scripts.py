@@ -18,6 +18,8 @@ TEXT = f"{MARKER} café ✓ 𝄞"
 SEPARATED_TEXT = f"{MARKER} line\u2028separator\u2029paragraph café"  # raw in the JSON written
 UNSUPPORTED_VERSION = "2099-01-01"
 OTHER_MODERN_VERSION = "2099-01-01"  # a modern server's only version, one no client speaks
+INPUT_STATE = "mcpref-state-7f3a=="  # the requestState of an input_required answer, to be echoed exactly
+INPUT_KEY = "mcpref-roots"  # its input request: roots/list, asked of a client that declared roots
 HOLD = 0.3  # seconds the initialize answer is held: what the client wrote before it surely preceded it
 ASK_WAIT = 10.0  # seconds the server waits for the client's answers to its own requests
 PADDING = 4 * 1024 * 1024
@@ -29,7 +31,7 @@ NEEDS = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitati
 # The fields a script may change, in the order a name lists them.
 FEATURES = (
     "asks", "asks_undeclared", "notices", "cuts", "line_end", "text", "padding",
-    "announce", "version", "fails", "delay", "exits", "modern", "supported", "discover_code",
+    "announce", "version", "fails", "delay", "exits", "modern", "supported", "discover_code", "asks_input",
 )  # fmt: skip
 # The changes that alter only how the plain answer is written, and the rule each is judged by:
 # a failure that goes when one of them is undone is that rule's (``campaign.client_campaign``).
@@ -64,6 +66,7 @@ class ServerScript:
     modern: bool = False  # a 2026-07-28 server: server/discover answered, requests served by their _meta
     supported: tuple[str, ...] = ("2026-07-28",)  # the versions a modern server serves; others draw -32022
     discover_code: int = -32601  # a legacy server's error for server/discover
+    asks_input: bool = False  # a modern server answers the first tools/call with input_required
 
     def dumps(self) -> str:
         """The script as one JSON object: its name and the fields that differ from the plain one's."""
@@ -125,6 +128,7 @@ def describe(script: ServerScript) -> str:
         "a modern server" if script.modern else "",
         f"versions {', '.join(script.supported)} only" if script.supported != plain.supported else "",
         f"server/discover refused with {script.discover_code}" if script.discover_code != plain.discover_code else "",
+        "input required first" if script.asks_input else "",
     ]
     return "; ".join(part for part in parts if part) or "plain"
 
@@ -140,10 +144,10 @@ def exercised(script: ServerScript) -> tuple[str, ...]:
         "CLIENT-INIT-FIRST": not script.modern,
         "CLIENT-INIT-ALONE": legacy,
         "CLIENT-INITIALIZED": legacy,
-        "CLIENT-VERSION-UNSUPPORTED": script.version is not None,
+        "CLIENT-VERSION-UNSUPPORTED": script.version is not None and not script.modern,
         "CLIENT-STDIN-MESSAGES-ONLY": True,
         "CLIENT-ID-TYPE": True,
-        "CLIENT-ID-UNIQUE": True,
+        "CLIENT-ID-UNIQUE": not script.modern,  # 2026-07-28 asks uniqueness among requests in flight only
         "CLIENT-PING": "ping" in script.asks and legacy and script.exits != "request",
         "CLIENT-ANSWERS-REQUESTS": bool(script.asks or script.asks_undeclared) and legacy and script.exits != "request",
         "CLIENT-UNDECLARED-REFUSED": script.asks_undeclared and legacy and script.exits != "request",
@@ -161,6 +165,7 @@ def exercised(script: ServerScript) -> tuple[str, ...]:
         "CLIENT-MOD-STAYS-MODERN": script.modern,
         "CLIENT-MOD-VERSION-RETRY": script.modern and "2026-07-28" not in script.supported,
         "CLIENT-MOD-FALLBACK": not script.modern and script.discover_code != ServerScript("", ()).discover_code,
+        "CLIENT-MOD-INPUT-RETRY": script.modern and script.asks_input and served,
     }
     return tuple(rule for rule, applies in rules.items() if applies)
 
@@ -181,6 +186,7 @@ SCRIPTS: tuple[ServerScript, ...] = (
     scenario("a modern server", modern=True),
     scenario("a modern server of another version only", modern=True, supported=(OTHER_MODERN_VERSION,)),
     scenario("a legacy server refusing server/discover with -32603", discover_code=-32603),
+    scenario("a modern server asking for input", modern=True, asks_input=True),
 )
 
 # The rules judged against the plain scenario: the same client, shown the same answer otherwise.

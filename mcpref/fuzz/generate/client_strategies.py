@@ -8,7 +8,8 @@ raw U+2028 and U+2029 in a string; answers of 64 KiB (the default line limit of 
 readers) or 4 MiB; no capabilities; an unsupported version; an error for the tool call; answers
 held up to a second; a server that exits on ``initialize``, on the first request after it, or
 halfway through an answer; a modern (2026-07-28) server, of another version only; a legacy server
-that refuses ``server/discover`` with another code than -32601. A failure shrinks to fewer changes, each toward the plain one.
+that refuses ``server/discover`` with another code than -32601; a modern server that answers the
+first call with ``input_required``. A failure shrinks to fewer changes, each toward the plain one.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ _CHANGED: dict[str, st.SearchStrategy[object]] = {
     "modern": st.just(True),
     "supported": st.just((OTHER_MODERN_VERSION,)),
     "discover_code": st.sampled_from((-32603, -32602, -32000)),
+    "asks_input": st.just(True),
 }
 assert set(_CHANGED) == set(FEATURES)
 
@@ -60,7 +62,7 @@ def server_scripts(draw: st.DrawFn) -> ServerScript:
     # their maximum). The same script is drawn again often: a campaign runs it once.
     changed = [name for name in FEATURES if draw(_CHANGE)][:MAX_CHANGES]
     fields = {name: draw(_CHANGED[name]) for name in sorted(changed, key=FEATURES.index)}
-    if "supported" in fields:
-        fields["modern"] = True  # the versions a server serves are a modern server's
+    if "supported" in fields or "asks_input" in fields:
+        fields["modern"] = True  # the versions a server serves, and input_required, are a modern server's
     script = scenario("", **fields)
     return scenario(describe(script), **fields)

@@ -104,6 +104,7 @@ def client_rows(template: Sequence[str], profile: Profile, limit: float = LIMIT)
 
 def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdict]], profile: Profile) -> list[dict[str, object]]:
     table_rows: list[dict[str, object]] = []
+    speaks_modern = any("CLIENT-MOD-META" in verdict.seen for _, verdict in results)  # it wrote _meta versions
     for rule in CLIENT_RULES:
         exercised = [run for run, _ in results if rule.id in run.script.rules]
         seen = any(rule.id in verdict.seen for _, verdict in results)
@@ -135,9 +136,11 @@ def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdi
                 row["reason"] = "the client printed no tool result in any scenario: nothing shown to judge"
             elif first.events and first.script.discover_code != PLAIN.discover_code:
                 row["reason"] = "the client did not probe with server/discover, or fell back in neither scenario"
-            elif first.events and first.script.modern:
+            elif first.events and first.script.modern and not speaks_modern:
                 row["reason"] = (f'the client sent no request of the 2026-07-28 era in "{first.script.name}" '
                                  "(no server/discover, no _meta version): a legacy-only client")  # fmt: skip
+            elif first.events and first.script.asks_input:
+                row["reason"] = f'the client did not call again after input_required in "{first.script.name}" (lawful)'
         table_rows.append(row)
     return table_rows
 

@@ -137,13 +137,13 @@ def _ids(r: _Reading) -> None:
                    "a string or an integer", json.dumps(request_id))  # fmt: skip
             continue
         key = json.dumps(request_id)
-        if key in used:
+        if key in used and not r.run.script.modern:  # 2026-07-28: unique among requests in flight only
             r.find("CLIENT-ID-UNIQUE", line.number, f"id {key} of line {used[key]} used again by the "
                    f"{line.value['method']} request", "an id not used before in the session", key)  # fmt: skip
         used.setdefault(key, line.number)
     if requests:
         r.seen.add("CLIENT-ID-TYPE")
-    if len(requests) > 1:
+    if len(requests) > 1 and not r.run.script.modern:
         r.seen.add("CLIENT-ID-UNIQUE")
 
 

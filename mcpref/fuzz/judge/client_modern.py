@@ -11,6 +11,8 @@ the record and calls ``judge_modern``; this module knows nothing of processes.
   answered with a result, or any request with -32022) does not send ``initialize``.
 - CLIENT-MOD-VERSION-RETRY: after -32022, the client's next requests name a version of the list,
   or none follows.
+- CLIENT-MOD-INPUT-RETRY: a retry after ``input_required`` has a new id, answers every input asked
+  for, and echoes ``requestState`` exactly.
 - CLIENT-MOD-FALLBACK: a client that falls back to ``initialize`` when its probe is refused with
   -32601 (the plain scenario) does so for any other error that is not a modern one as well.
 """
@@ -21,13 +23,13 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mcpref.fuzz.generate.client_scripts import ServerScript
+from mcpref.fuzz.generate.client_scripts import INPUT_KEY, INPUT_STATE, ServerScript
 from mcpref.fuzz.judge.findings import Finding
 from mcpref.reference.client import MODERN_ERRORS
 from mcpref.reference.eras import DISCOVER, INITIALIZE, META_CAPABILITIES, META_VERSION
 from mcpref.reference.rules import BY_ID
 
-_Find = Callable[["Line | None", str, str, str], None]
+_Judge = Callable[[str, "Line | None", str, str, str], None]
 
 
 @dataclass(frozen=True)
@@ -102,13 +104,42 @@ def judge_modern(
                 find("CLIENT-MOD-VERSION-RETRY", later[0], f"after -32022 listing {json.dumps(list(script.supported))}, "
                      f"the {later[0].method} request named {json.dumps(version_of(later[0]))}",
                      "a listed version, or no request", json.dumps(version_of(later[0])))  # fmt: skip
+        _input_retry(modern, written, find, seen)
     elif script.discover_code != -32601 and script.discover_code not in MODERN_ERRORS and plain is not None:
-        _fallback(requests, plain, script.discover_code, lambda *found: find("CLIENT-MOD-FALLBACK", *found), seen)
+        _fallback(requests, plain, script.discover_code, find, seen)
     return findings, seen
 
 
-def _fallback(requests: Sequence[Line], plain: Sequence[Line], code: int, find: _Find, seen: set[str]) -> None:
-    """CLIENT-MOD-FALLBACK: the rule is the only one ``find`` is called for here."""
+def _input_retry(modern: Sequence[Line], written: Sequence[tuple[int, str]], find: _Judge, seen: set[str]) -> None:
+    """CLIENT-MOD-INPUT-RETRY: a retry after input_required has a new id, the inputs asked for, the
+    state as it came. Not retrying is lawful: the server must not count on it."""
+    asked_at = next((at for at, tag in written if tag == "input-required"), None)
+    calls = [line for line in modern if line.method == "tools/call"]
+    first = next((line for line in reversed(calls) if asked_at is not None and line.at <= asked_at), None)
+    retry = next((line for line in calls if asked_at is not None and line.at > asked_at), None)
+    if first is None or retry is None or first.value is None or retry.value is None:
+        return
+    seen.add("CLIENT-MOD-INPUT-RETRY")
+    params = retry.value.get("params")
+    params = params if isinstance(params, dict) else {}
+    first_params = first.value.get("params")
+    meta = first_params.get("_meta") if isinstance(first_params, dict) else None
+    declared = meta.get(META_CAPABILITIES) if isinstance(meta, dict) else None
+    roots_asked = isinstance(declared, dict) and "roots" in declared
+    responses = params.get("inputResponses")
+    faults = [
+        (retry.value.get("id") == first.value.get("id"), f"the retry has the first call's id {json.dumps(retry.value.get('id'))}"),
+        (params.get("requestState") != INPUT_STATE, f"the retry's requestState is {json.dumps(params.get('requestState'))}"),
+        (roots_asked and not (isinstance(responses, dict) and INPUT_KEY in responses), f"the retry answers no {INPUT_KEY}"),
+    ]
+    fault = next((text for broken, text in faults if broken), None)
+    if fault is not None:
+        find("CLIENT-MOD-INPUT-RETRY", retry, f"after input_required, {fault}",
+             f"a new id, requestState {json.dumps(INPUT_STATE)} as sent, and every input asked for", fault)  # fmt: skip
+
+
+def _fallback(requests: Sequence[Line], plain: Sequence[Line], code: int, find: _Judge, seen: set[str]) -> None:
+    """CLIENT-MOD-FALLBACK: the same client falls back whatever the error's code."""
     def fell_back(sent: Sequence[Line]) -> bool | None:
         """None: the client sent no probe; else whether initialize followed it."""
         probe = next((line for line in sent if line.method == DISCOVER), None)
@@ -120,5 +151,5 @@ def _fallback(requests: Sequence[Line], plain: Sequence[Line], code: int, find: 
         return  # no probe, or a client that does not fall back at all (a modern-only one): nothing keyed
     seen.add("CLIENT-MOD-FALLBACK")
     if not now:
-        find(None, f"the client fell back to initialize when server/discover drew -32601, "
+        find("CLIENT-MOD-FALLBACK", None, f"the client fell back to initialize when server/discover drew -32601, "
              f"not when it drew {code}", "initialize after any non-modern error", "no initialize")  # fmt: skip
