@@ -203,6 +203,14 @@ class Client:
             return None  # CLIENT-CAP-ANNOUNCED
         return self._request(method, params)
 
+    def give_up(self, reason: str) -> None:
+        """Stop waiting: each request still unanswered is cancelled, initialize excepted (CLIENT-CANCEL)."""
+        for request_id, (method, _, _) in self._pending.items():
+            if method != INITIALIZE:
+                params: JsonObject = {"requestId": request_id, "reason": reason}
+                self._send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+        self._pending.clear()
+
     def receive_data(self, data: bytes) -> list[Event]:
         """Feed what the server wrote; an empty ``data`` is its end of output."""
         if not data:

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "fall back to the legacy handshake for a legacy server",
     )
     parser.add_argument("--root", action="append", default=[], metavar="URI", help="declare roots and list this one")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="longest wait for an answer")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="longest wait for an answer (default 10)")
 
 
 def _say(text: str) -> None:
@@ -101,6 +101,8 @@ def _converse(client: Client, process: subprocess.Popen[bytes], args: argparse.N
         ready, _, _ = select.select([process.stdout], [], [], args.timeout)
         if not ready:
             _say(f"no answer within {args.timeout:g} s")  # CLIENT-SERVER-GONE: never wait forever
+            client.give_up(f"no answer within {args.timeout:g} s")  # CLIENT-CANCEL
+            _flush(client, process.stdin)
             return EXIT_FAILED
         events: list[Event] = client.receive_data(os.read(process.stdout.fileno(), READ_SIZE))
         for event in events:

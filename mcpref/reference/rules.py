@@ -273,6 +273,7 @@ CLIENT_RULES: tuple[Rule, ...] = (
     Rule("CLIENT-RESULT-SHOWN", _D, ALL, "A client that shows a tool's result shows the text the server returned, unaltered."),
     Rule("CLIENT-SERVER-GONE", _D, ALL, "A client whose server exits before answering ends within 10 s."),
     Rule("CLIENT-SHUTDOWN", _S, LEGACY, "The client ends the connection by closing the server's stdin before any signal."),
+    Rule("CLIENT-CANCEL", _S, ALL, "A client that gives up on a request cancels it; a cancellation names a request of its own, never initialize."),
     Rule("CLIENT-MOD-META", _M, MODERN, "Every request to a modern server carries _meta with the protocol version and the client's capabilities."),
     Rule("CLIENT-MOD-STAYS-MODERN", _D, MODERN, "A client that learnt its server speaks 2026-07-28 sends no initialize."),
     Rule("CLIENT-MOD-VERSION-RETRY", _S, MODERN, "After -32022 the client names a listed version, or sends nothing more."),

@@ -70,6 +70,10 @@ FOUND = [
         marks=pytest.mark.spec("CLIENT-UNDECLARED-REFUSED"),
     ),
     pytest.param(Case("mangles_text", "strict"), marks=pytest.mark.spec("CLIENT-RESULT-SHOWN")),
+    pytest.param(
+        Case("never_cancels", "strict", "a server that never answers the call", client=GIVES_UP),
+        marks=pytest.mark.spec("CLIENT-CANCEL"),
+    ),
     pytest.param(Case("drops_meta", "spec", "a modern server", client=DUAL_ERA), marks=pytest.mark.spec("CLIENT-MOD-META")),
     pytest.param(
         Case("initializes_after_discover", "strict", "a modern server", client=DUAL_ERA),

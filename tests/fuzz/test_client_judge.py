@@ -448,3 +448,35 @@ def test_a_client_that_does_not_call_again_is_not_judged() -> None:
     bare = {**call(2), "params": "none"}  # a first call without params: still the call that was asked
     events = (read(DISCOVER), wrote("answer:server/discover"), read(bare), wrote("input-required"), read(call(3, requestState=STATE)), event("eof"))
     assert rules(judge_client(run(ASKS_INPUT, events))) == ["CLIENT-MOD-META"]
+
+
+SILENT = BY_NAME["a server that never answers the call"]
+
+
+def cancel(request_id: object) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id, "reason": "late"}}
+
+
+@pytest.mark.spec("CLIENT-CANCEL")
+@pytest.mark.parametrize(
+    ("status", "then", "found", "seen"),
+    [
+        (1, (cancel(2),), False, True),
+        (1, (), True, True),
+        (1, (cancel("2"),), True, True),  # "2" names no request: the call stays uncancelled, and that is a second finding
+        (None, (), False, False),  # killed at the limit: it gave up on nothing
+    ],
+)
+def test_a_call_that_never_got_an_answer(status: int | None, then: tuple[dict[str, Any], ...], found: bool, seen: bool) -> None:
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL, *then), event("eof"))
+    verdict = judge_client(run(SILENT, events, status, b""))
+    assert ("the client gave up on a tools/call" in " ".join(f.message for f in verdict.findings)) is found
+    assert set(rules(verdict)) <= {"CLIENT-CANCEL"} and ("CLIENT-CANCEL" in verdict.seen) is seen
+
+
+@pytest.mark.spec("CLIENT-CANCEL")
+@pytest.mark.parametrize(("named", "what"), [(1, "the initialize request"), (9, "no request it had sent"), ("2", "no request")])
+def test_a_cancellation_names_a_request_of_the_client_never_initialize(named: object, what: str) -> None:
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL, cancel(named)), wrote("answer:tools/call"), event("eof"))
+    [finding] = judge_client(run(events=events)).findings
+    assert finding.rule == "CLIENT-CANCEL" and finding.mandatory and what in finding.message

@@ -1,6 +1,6 @@
 """A seeded ``mcpref fuzz-client`` campaign catches each buggy example client under its rule.
 
-Each campaign is seeded (10) and counts only the example's rule (``--rule``), so it ends once that
+Each campaign is seeded (1) and counts only the example's rule (``--rule``), so it ends once that
 rule is found and shrunk; its budget is 40 cases, and the figures of ``make client-campaigns``
 (every example; ``MCPREF_CLIENT_CAMPAIGNS=full``) are recorded in examples/buggy_clients/README.md.
 ``make test`` runs the examples found within a few cases, one of each stage of a session, the
@@ -20,7 +20,7 @@ from test_check_client_finds import BUGGY, FOUND, Case
 from mcpref.fuzz.integrate.cli import main
 
 FULL = os.environ.get("MCPREF_CLIENT_CAMPAIGNS") == "full"
-SEED, CASES = "10", 40
+SEED, CASES = "1", 40
 IN_MAKE_TEST = {"null_ids", "no_initialized", "kills_server", "mangles_text", "keeps_unsupported_version",
                 "calls_unannounced", "splitlines_on_u2028", "drops_meta"}  # fmt: skip
 CHOSEN = [param for param in FOUND if FULL or any(case.name in IN_MAKE_TEST for case in param.values if isinstance(case, Case))]

@@ -3,9 +3,10 @@
     python tests/peers/python_client.py [--mode auto|legacy|2026-07-28] -- SERVER_CMD [ARGS...]
 
 Starts the server through the SDK's stdio transport, lists the tools, calls ``echo`` with
-``{"text": "hello"}`` and prints the text content of the result, one item a line: what a small
-CLI built on the SDK does, for ``mcpref check-client``. Exit status: 0 the call succeeded, 1 it
-failed or the tool reported an error (the exception on stderr), 2 bad usage.
+``{"text": "hello"}`` (bounded by the SDK's own request timeout, 10 s) and prints the text content
+of the result, one item a line: what a small CLI built on the SDK does, for ``mcpref
+check-client``. Exit status: 0 the call succeeded, 1 it failed or the tool reported an error (the
+exception on stderr), 2 bad usage.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 LIMIT = 15.0  # seconds: no exchange with a scripted server takes more than one
+CALL_TIMEOUT = 10.0  # the SDK's own timeout of one request: how an application bounds a call
 
 
 async def call(params: StdioServerParameters, mode: str) -> int:
@@ -27,7 +29,7 @@ async def call(params: StdioServerParameters, mode: str) -> int:
     with anyio.fail_after(LIMIT):
         async with Client(params, client_info=info, mode=mode) as client:  # type: ignore[arg-type]
             await client.list_tools()
-            result = await client.call_tool("echo", {"text": "hello"})
+            result = await client.call_tool("echo", {"text": "hello"}, read_timeout_seconds=CALL_TIMEOUT)
     for item in result.content:
         if isinstance(item, types.TextContent):
             sys.stdout.buffer.write(item.text.encode("utf-8", "backslashreplace") + b"\n")

@@ -389,3 +389,21 @@ def test_input_the_client_cannot_give_or_asked_too_often_fails_the_call() -> Non
     assert client.receive_data(input_required(2, inputRequests="odd")) == []  # no input asked: a plain retry
     [retry] = sent(client)
     assert "inputResponses" not in retry["params"] and "requestState" not in retry["params"]
+
+
+@pytest.mark.spec("CLIENT-CANCEL")
+def test_giving_up_cancels_every_request_still_unanswered_but_initialize() -> None:
+    client = Client()
+    client.open()
+    sent(client)
+    client.give_up("no answer within 1 s")
+    assert sent(client) == []  # only initialize was waiting: it is never cancelled
+    client = opened()
+    client.request("tools/call", {"name": "echo"})
+    sent(client)
+    client.give_up("no answer within 1 s")
+    assert sent(client) == [
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2, "reason": "no answer within 1 s"}}
+    ]
+    client.give_up("again")
+    assert sent(client) == []

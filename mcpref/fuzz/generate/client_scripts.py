@@ -32,6 +32,7 @@ NEEDS = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitati
 FEATURES = (
     "asks", "asks_undeclared", "notices", "cuts", "line_end", "text", "padding",
     "announce", "version", "fails", "delay", "exits", "modern", "supported", "discover_code", "asks_input",
+    "silent",
 )  # fmt: skip
 # The changes that alter only how the plain answer is written, and the rule each is judged by:
 # a failure that goes when one of them is undone is that rule's (``campaign.client_campaign``).
@@ -67,6 +68,7 @@ class ServerScript:
     supported: tuple[str, ...] = ("2026-07-28",)  # the versions a modern server serves; others draw -32022
     discover_code: int = -32601  # a legacy server's error for server/discover
     asks_input: bool = False  # a modern server answers the first tools/call with input_required
+    silent: bool = False  # tools/call is never answered
 
     def dumps(self) -> str:
         """The script as one JSON object: its name and the fields that differ from the plain one's."""
@@ -129,6 +131,7 @@ def describe(script: ServerScript) -> str:
         f"versions {', '.join(script.supported)} only" if script.supported != plain.supported else "",
         f"server/discover refused with {script.discover_code}" if script.discover_code != plain.discover_code else "",
         "input required first" if script.asks_input else "",
+        "the call never answered" if script.silent else "",
     ]
     return "; ".join(part for part in parts if part) or "plain"
 
@@ -136,7 +139,8 @@ def describe(script: ServerScript) -> str:
 def exercised(script: ServerScript) -> tuple[str, ...]:
     """The rules whose situation ``script`` sets up, in SPEC_NOTES order."""
     legacy = script.version is None and script.exits != "initialize" and not script.modern
-    served = script.exits == "" and "tools" in script.announce and (legacy or "2026-07-28" in script.supported)
+    reached = script.exits == "" and "tools" in script.announce and (legacy or "2026-07-28" in script.supported)
+    served = reached and not script.silent
     # Shown the plain answer but for how it is written: the differential rules apply.
     plain_but_framing = legacy and served and not (script.asks or script.asks_undeclared or script.fails or script.delay)
     plain_but_framing = plain_but_framing and script.discover_code == ServerScript("", ()).discover_code
@@ -161,6 +165,7 @@ def exercised(script: ServerScript) -> tuple[str, ...]:
         "CLIENT-RESULT-SHOWN": served and not script.fails,
         "CLIENT-SERVER-GONE": script.exits != "",
         "CLIENT-SHUTDOWN": script.exits == "",
+        "CLIENT-CANCEL": reached and script.silent,
         "CLIENT-MOD-META": script.modern,
         "CLIENT-MOD-STAYS-MODERN": script.modern,
         "CLIENT-MOD-VERSION-RETRY": script.modern and "2026-07-28" not in script.supported,
@@ -187,6 +192,7 @@ SCRIPTS: tuple[ServerScript, ...] = (
     scenario("a modern server of another version only", modern=True, supported=(OTHER_MODERN_VERSION,)),
     scenario("a legacy server refusing server/discover with -32603", discover_code=-32603),
     scenario("a modern server asking for input", modern=True, asks_input=True),
+    scenario("a server that never answers the call", silent=True),
 )
 
 # The rules judged against the plain scenario: the same client, shown the same answer otherwise.

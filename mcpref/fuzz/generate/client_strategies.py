@@ -9,7 +9,7 @@ readers) or 4 MiB; no capabilities; an unsupported version; an error for the too
 held up to a second; a server that exits on ``initialize``, on the first request after it, or
 halfway through an answer; a modern (2026-07-28) server, of another version only; a legacy server
 that refuses ``server/discover`` with another code than -32601; a modern server that answers the
-first call with ``input_required``. A failure shrinks to fewer changes, each toward the plain one.
+first call with ``input_required``; a server that never answers the call. A failure shrinks to fewer changes, each toward the plain one.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ _CHANGED: dict[str, st.SearchStrategy[object]] = {
     "supported": st.just((OTHER_MODERN_VERSION,)),
     "discover_code": st.sampled_from((-32603, -32602, -32000)),
     "asks_input": st.just(True),
+    "silent": st.just(True),
 }
 assert set(_CHANGED) == set(FEATURES)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from mcpref.fuzz.drive.client_run import ClientRun
 from mcpref.fuzz.generate.client_scripts import ASK_WAIT, DIFFERENTIAL, MARKER, NEEDS
+from mcpref.fuzz.judge.client_cancel import judge_cancel
 from mcpref.fuzz.judge.client_modern import Line, judge_modern, version_of
 from mcpref.fuzz.judge.findings import NOTHING, Finding
 from mcpref.reference.rules import BY_ID
@@ -371,4 +372,6 @@ def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdic
     _ending(r)
     written = [(index, str(event.data)) for index, event in enumerate(run.events) if event.kind == "wrote"]
     modern, seen = judge_modern(r.lines, written, run.script, _read(plain).lines if plain is not None else None)
-    return ClientVerdict((*r.findings, *modern), frozenset((r.seen | seen) & set(run.script.rules)))
+    cancelled, gave_up = judge_cancel(r.lines, run.script, run.exit_status is not None)
+    seen |= {"CLIENT-CANCEL"} if gave_up else set()
+    return ClientVerdict((*r.findings, *cancelled, *modern), frozenset((r.seen | seen) & set(run.script.rules)))
