@@ -120,7 +120,8 @@ def test_check_client_fails_each_example_under_its_rule_in_its_profile(
 def test_the_dual_era_reference_client_passes_every_rule_under_the_strict_profile(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    reference = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--tool", "echo", "--", "{server}"]
+    reference = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--root", "file:///tmp",
+                 "--tool", "echo", "--", "{server}"]  # fmt: skip
     status, rows = check_client("strict", [], reference, capsys)
     assert list(rows) == [rule.id for rule in CLIENT_RULES]
     assert {rule_id: row["status"] for rule_id, row in rows.items() if row["status"] != "pass"} == {}

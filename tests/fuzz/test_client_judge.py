@@ -480,3 +480,17 @@ def test_a_cancellation_names_a_request_of_the_client_never_initialize(named: ob
     events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL, cancel(named)), wrote("answer:tools/call"), event("eof"))
     [finding] = judge_client(run(events=events)).findings
     assert finding.rule == "CLIENT-CANCEL" and finding.mandatory and what in finding.message
+
+
+@pytest.mark.spec("CLIENT-UNDECLARED-REFUSED")
+def test_a_dual_era_client_declares_in_its_initialize_not_in_the_probe_before_it() -> None:
+    """The probe's params carry no capabilities member: what the client declared is its initialize's."""
+    with_roots = {**INIT_AFTER, "params": {"protocolVersion": "2025-11-25", "capabilities": {"roots": {}}}}
+    answer = {"jsonrpc": "2.0", "id": "mcpref-ask-1", "result": {"roots": []}}
+    events = (
+        read(DISCOVER), wrote("refused:server/discover"), read(with_roots), wrote("initialize-answer"),
+        read(INITIALIZED, {**CALL, "id": 3}), event("ask", {"id": "mcpref-ask-1", "method": "roots/list"}), wrote("ask"),
+        read(answer), wrote("answer:tools/call"), event("eof"),
+    )  # fmt: skip
+    verdict = judge_client(run(BY_NAME["requests for undeclared capabilities"], events))
+    assert verdict.findings == () and "CLIENT-ANSWERS-REQUESTS" in verdict.seen

@@ -260,8 +260,10 @@ def _answers(r: _Reading) -> None:
 
 
 def _declared(r: _Reading) -> dict[str, object]:
-    first = next((line.value for line in r.lines if line.value is not None), {}) or {}
-    params = first.get("params")
+    """The capabilities the client declared: those of its initialize request (a dual-era client's
+    server/discover comes first, and declares in its _meta, for the modern era only)."""
+    opening = next((line.value for line in r.lines if line.method == "initialize"), None)
+    params = opening.get("params") if opening is not None else None
     capabilities = params.get("capabilities") if isinstance(params, dict) else None
     return capabilities if isinstance(capabilities, dict) else {}
 
