@@ -375,5 +375,5 @@ def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdic
     written = [(index, str(event.data)) for index, event in enumerate(run.events) if event.kind == "wrote"]
     modern, seen = judge_modern(r.lines, written, run.script, _read(plain).lines if plain is not None else None)
     cancelled, gave_up = judge_cancel(r.lines, run.script, run.exit_status is not None)
-    seen |= {"CLIENT-CANCEL"} if gave_up else set()
+    seen |= gave_up
     return ClientVerdict((*r.findings, *cancelled, *modern), frozenset((r.seen | seen) & set(run.script.rules)))

@@ -35,7 +35,7 @@ def _id(line: Line) -> str:
     return json.dumps(line.value.get("id") if line.value is not None else None)
 
 
-def judge_cancel(lines: Sequence[Line], script: ServerScript, ended: bool) -> tuple[list[Finding], bool]:
+def judge_cancel(lines: Sequence[Line], script: ServerScript, ended: bool) -> tuple[list[Finding], set[str]]:
     """``ended``: the client exited by itself (not killed at the time limit)."""
     findings: list[Finding] = []
     requests = [line for line in lines if line.is_request and line.value is not None]
@@ -49,11 +49,11 @@ def judge_cancel(lines: Sequence[Line], script: ServerScript, ended: bool) -> tu
                                     "a request of the client's, never initialize", named))  # fmt: skip
     calls = [line for line in requests if line.method == "tools/call"]
     if not (script.silent and calls and ended):
-        return findings, False
+        return findings, set()
     cancelled = {_named(cancel) for cancel in cancels}
     unanswered = [call for call in calls if _id(call) not in cancelled]
     if unanswered:
         findings.append(Finding(RULE, BY_ID[RULE].level.mandatory, unanswered[0].number,
                                 "the client gave up on a tools/call that got no answer without cancelling it",
                                 f"{CANCELLED} naming it", "no cancellation"))  # fmt: skip
-    return findings, True
+    return findings, {RULE}
