@@ -409,7 +409,7 @@ def test_a_fallback_keyed_to_one_error_code(
     judged = judge_client(run(REFUSES_PROBE, events), run(PLAIN, plain_events))
     assert rules(judged) == (["CLIENT-MOD-FALLBACK"] if verdict == "found" else [])
     assert ("CLIENT-MOD-FALLBACK" in judged.seen) is (verdict != "not seen")
-    assert judge_client(run(REFUSES_PROBE, events)).findings == judged.findings if verdict != "found" else True
+    assert rules(judge_client(run(REFUSES_PROBE, events))) == []  # without the plain run: nothing to compare with
 
 
 ASKS_INPUT = BY_NAME["a modern server asking for input"]
@@ -437,8 +437,8 @@ def call(request_id: int, meta: dict[str, Any] = META, **params: object) -> dict
 def test_the_retry_after_input_required(first: dict[str, Any], retry: dict[str, Any], fault: str | None) -> None:
     events = (read(DISCOVER), wrote("answer:server/discover"), read(first), wrote("input-required"), read(retry), event("eof"))
     verdict = judge_client(run(ASKS_INPUT, events))
-    assert [f.message for f in verdict.findings if fault and fault in f.message] == [f.message for f in verdict.findings]
     assert rules(verdict) == (["CLIENT-MOD-INPUT-RETRY"] if fault else []) and "CLIENT-MOD-INPUT-RETRY" in verdict.seen
+    assert fault is None or fault in verdict.findings[0].message
 
 
 def test_a_client_that_does_not_call_again_is_not_judged() -> None:
