@@ -13,8 +13,10 @@ import sys
 import pytest
 
 from mcpref.fuzz.drive.client_run import TemplateError, expand, run_client
-from mcpref.fuzz.generate.client_scripts import PLAIN
+from mcpref.fuzz.drive.scripted_server import cut_line
+from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, era_of, scenario
 from mcpref.fuzz.integrate.cli import main
+from mcpref.fuzz.judge.client import judge_client
 from mcpref.reference.rules import CLIENT_RULES
 
 REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
@@ -51,6 +53,23 @@ def test_one_scenario_with_the_plain_call_as_json(capsys: pytest.CaptureFixture[
     assert rows["CLIENT-READ-CRLF"]["status"] == "pass" and rows["CLIENT-INIT-FIRST"]["status"] == "pass"
     assert rows["CLIENT-READ-CHUNKS"]["status"] == "n/a"  # no scenario of this run exercises it
     assert document["side"] == "client" and document["command"] == REFERENCE_CLIENT
+
+
+DUAL_ERA_CLIENT = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--tool", "echo", "--", "{server}"]
+
+
+@pytest.mark.parametrize(("version", "era"), [("2025-06-18", "legacy"), ("2026-07-28", "modern")])
+def test_a_protocol_version_runs_the_scenarios_of_its_era_only(version: str, era: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-client", "--json", "--protocol-version", version, "--", *DUAL_ERA_CLIENT]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    ran = {name for row in rows.values() for name in row["scenarios"]}
+    assert ran == {script.name for script in SCRIPTS if era_of(script).value == era}
+    of_era = {e: {rule for script in SCRIPTS if era_of(script).value == e for rule in script.rules} for e in ("legacy", "modern")}
+    modern = of_era["modern"] - of_era["legacy"]  # the rules only a modern era's scenario exercises
+    assert len(modern) == 5
+    assert {rows[rule]["status"] for rule in modern} == ({"pass"} if era == "modern" else {"n/a"})
+    assert rows["CLIENT-READ-CHUNKS"]["status"] == ("pass" if era == "legacy" else "n/a")
+    assert all(row["status"] in ("pass", "n/a") for row in rows.values())
 
 
 def test_a_client_that_never_starts_a_server_leaves_its_rules_untested(capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,3 +114,45 @@ def test_a_client_that_prints_nothing_leaves_result_shown_untested(capsys: pytes
     assert rows["CLIENT-RESULT-SHOWN"]["status"] == "untested"
     assert rows["CLIENT-RESULT-SHOWN"]["reason"] == "the client printed no tool result in any scenario: nothing shown to judge"
     assert rows["CLIENT-INIT-FIRST"]["status"] == "pass"
+
+
+PIPELINING_CLIENT = """
+import json, subprocess, sys
+server = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def send(*messages):
+    server.stdin.write(b"".join(json.dumps(m).encode() + b"\\n" for m in messages))
+    server.stdin.flush()
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+      "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "p", "version": "1"}}})
+server.stdout.readline()
+send({"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+     {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {}}})
+print([json.loads(server.stdout.readline())["id"] for _ in range(2)])
+server.stdin.close()
+server.wait()
+"""
+
+
+def test_answers_out_of_order_are_written_newest_first() -> None:
+    """Two requests sent at once: the plain server answers them in turn, the reordering one not."""
+    client = [sys.executable, "-c", PIPELINING_CLIENT, "{server}"]
+    assert run_client(client, PLAIN).stdout == b"[2, 3]\n"
+    assert run_client(client, scenario("", reorder=True)).stdout == b"[3, 2]\n"
+
+
+@pytest.mark.spec("CLIENT-SERVER-GONE")
+@pytest.mark.parametrize("after", [0, 100, 200, 5000])
+def test_a_server_dies_after_so_many_bytes_and_the_reference_client_ends(after: int) -> None:
+    run = run_client(REFERENCE_CLIENT, scenario("", dies_after=after))
+    died = [event for event in run.events if event.kind == "exit" and event.data == "died"]
+    assert bool(died) is (after < 1000)  # the plain session writes less than 1000 bytes
+    verdict = judge_client(run, run_client(REFERENCE_CLIENT, PLAIN))
+    assert verdict.findings == () and ("CLIENT-SERVER-GONE" in verdict.seen) is bool(died)
+    assert run.exit_status is not None
+
+
+def test_a_line_is_cut_at_the_offsets_given_and_in_the_pieces_asked_for() -> None:
+    line = "{\"é\": 1}\n".encode()
+    assert cut_line(line, 1, (2, 4, 40)) == [line[:2], line[2:4], line[4:]]
+    assert cut_line(line, 2) == [line[:3], line[3:]]  # inside the two bytes of é
+    assert b"".join(cut_line(line, 3, (1,))) == line and len(cut_line(line, 3, (1,))) == 4

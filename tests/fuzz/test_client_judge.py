@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from mcpref.fuzz.drive.client_run import ClientRun, RecordEvent
-from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL, PLAIN, SCRIPTS, TEXT, ServerScript
+from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL, PLAIN, SCRIPTS, TEXT, ServerScript, scenario
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client, shown
 
 BY_NAME = {script.name: script for script in SCRIPTS}
@@ -286,10 +286,35 @@ def test_the_differential_rules_compare_with_the_plain_call(script: ServerScript
 def test_a_client_whose_server_exits(status: int | None, ended: float, found: bool, seen: bool) -> None:
     """A client stopped by the time limit before its grace was over was not seen either way."""
     script = BY_NAME["a server that exits before answering"]
-    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL), event("exit", t=1.0))
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL), event("exit", "died", t=1.0))
     verdict = judge_client(run(script, events, status, b"", ended))
     assert rules(verdict) == (["CLIENT-SERVER-GONE"] if found else [])
     assert ("CLIENT-SERVER-GONE" in verdict.seen) is seen
+
+
+DIES = scenario("", dies_after=40)
+
+
+@pytest.mark.spec("CLIENT-SERVER-GONE", "CLIENT-SHUTDOWN")
+def test_only_a_death_the_client_lived_through_is_judged() -> None:
+    """A server that ends on its stdin's end exits too: that is a shutdown, not a death."""
+    assert {"CLIENT-SERVER-GONE", "CLIENT-SHUTDOWN"} <= set(DIES.rules)
+    died_late = judge_client(run(DIES, (*PLAIN_EVENTS[:4], event("exit", "died", t=3.0)), 0, ended=2.0))
+    assert rules(died_late) == [] and "CLIENT-SERVER-GONE" not in died_late.seen
+    ended_by_eof = judge_client(run(DIES, PLAIN_EVENTS, 0, ended=2.0))
+    assert rules(ended_by_eof) == [] and ended_by_eof.seen >= {"CLIENT-SHUTDOWN"} and "CLIENT-SERVER-GONE" not in ended_by_eof.seen
+
+
+@pytest.mark.spec("CLIENT-PING")
+@pytest.mark.parametrize(("died", "seen"), [(5.0, False), (11.0, True)])
+def test_a_request_left_unanswered_by_a_client_whose_server_died(died: float, seen: bool) -> None:
+    """The client had its time to answer only if the server lived ASK_WAIT after asking."""
+    script = scenario("", asks=("ping",), dies_after=400)
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL), event("ask", {"id": 7001, "method": "ping"}, t=1.0),
+              event("exit", "died", t=died))  # fmt: skip
+    verdict = judge_client(run(script, events, 0, b"", ended=died + 1))
+    assert rules(verdict) == (["CLIENT-PING"] if seen else []) and ("CLIENT-PING" in verdict.seen) is seen
+
 
 
 @pytest.mark.spec("CLIENT-SHUTDOWN")
@@ -494,3 +519,15 @@ def test_a_dual_era_client_declares_in_its_initialize_not_in_the_probe_before_it
     )  # fmt: skip
     verdict = judge_client(run(BY_NAME["requests for undeclared capabilities"], events))
     assert verdict.findings == () and "CLIENT-ANSWERS-REQUESTS" in verdict.seen
+
+
+def test_a_client_whose_server_died_neither_cancels_nor_keeps_waiting() -> None:
+    """Cancelling, falling back, leaving an unsupported version: none is owed to a dead server."""
+    died = event("exit", "died", t=1.0)
+    silent = replace(SILENT, dies_after=300, rules=())
+    assert rules(judge_client(run(silent, (read(INIT), wrote("initialize-answer"), read(INITIALIZED, CALL), died), 1, b"", 2.0))) == []
+    unsupported = replace(BY_NAME["an initialize answered with an unsupported version"], dies_after=300)
+    assert rules(judge_client(run(unsupported, (read(INIT), wrote("initialize-answer"), died), None, b"", 5.0))) == []
+    refuses = replace(REFUSES_PROBE, dies_after=100)
+    dead = judge_client(run(refuses, (read(DISCOVER), wrote("refused:server/discover"), died), 0, b"", 2.0), run(PLAIN, PROBED_THEN_INIT))
+    assert rules(dead) == [] and "CLIENT-MOD-FALLBACK" not in dead.seen

@@ -9,20 +9,23 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import find, given
+from hypothesis import strategies as st
 
 from mcpref.fuzz.campaign import client_campaign
 from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
 from mcpref.fuzz.drive.client_run import ClientRun, run_client
-from mcpref.fuzz.generate.client_scripts import FEATURES, PLAIN, SCRIPTS, ServerScript, exercised, scenario
+from mcpref.fuzz.generate.client_scripts import FEATURES, PLAIN, SCRIPTS, ServerScript, era_of, exercised, scenario
 from mcpref.fuzz.generate.client_strategies import MAX_CHANGES, server_scripts
 from mcpref.fuzz.integrate.cli import main
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
 from mcpref.fuzz.judge.findings import Finding
 from mcpref.reference.rules import CLIENT_RULES
+from mcpref.reference.versions import Era
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--tool", "echo", "--", "{server}"]
@@ -30,13 +33,42 @@ READS_PER_CHUNK = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "re
                    "--timeout", "3", "--", "{server}"]  # fmt: skip
 
 
+def changes(script: ServerScript) -> list[str]:
+    return [name for name in FEATURES if getattr(script, name) != getattr(PLAIN, name)]
+
+
 @given(server_scripts())
 def test_a_drawn_script_changes_at_most_three_things_and_says_which(script: ServerScript) -> None:
-    changed = [name for name in FEATURES if getattr(script, name) != getattr(PLAIN, name)]
+    changed = changes(script)
     implied = script.modern and (script.asks_input or script.supported != PLAIN.supported)  # a modern server's
     assert len(changed) - implied <= MAX_CHANGES and script.rules == exercised(script)
     assert ServerScript.loads(script.dumps()) == script  # a reproducer plays the same server
-    assert (script.name == "plain") == (not changed)
+    assert script in SCRIPTS or (script.name == "plain") == (not changed)
+
+
+@pytest.mark.parametrize("era", list(Era))
+@given(data=st.data())
+def test_a_campaign_of_one_era_draws_servers_of_that_era(era: Era, data: st.DataObject) -> None:
+    assert era_of(data.draw(server_scripts(era))) is era
+
+
+@pytest.mark.parametrize("fixed", SCRIPTS, ids=lambda script: script.name)
+def test_every_scenario_of_check_client_is_a_draw_of_its_own(fixed: ServerScript) -> None:
+    """What check-client plays, a campaign plays too, under the same name."""
+    assert find(server_scripts(), lambda script: script.name == fixed.name) == fixed
+
+
+@pytest.mark.parametrize(
+    ("change", "predicate"),
+    [
+        ("cut_at", lambda script: len(script.cut_at) > 1),
+        ("reorder", lambda script: script.reorder),
+        ("dies_after", lambda script: script.dies_after is not None and script.dies_after > 200),
+    ],
+)
+def test_cut_points_answer_order_and_the_moment_of_death_are_drawn(change: str, predicate: Callable[[ServerScript], bool]) -> None:
+    script = find(server_scripts(), predicate)
+    assert change in script.dumps() and script not in SCRIPTS
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda script: script.name)
@@ -54,6 +86,10 @@ def test_each_fixed_scenario_round_trips_under_its_name(script: ServerScript) ->
         ('{"asks": [1]}', "asks: [1] is not a tuple"),
         ('{"exits": "later"}', "exits is one of"),
         ('{"cuts": 0}', "exits is one of"),
+        ('{"cut_at": [3, "x"]}', "cut_at: [3, \"x\"] is not a tuple"),
+        ('{"cut_at": [-1]}', "are not negative"),
+        ('{"dies_after": "x"}', 'dies_after: "x" is not a int'),
+        ('{"dies_after": -5}', "are not negative"),
         ("not json", "Expecting value"),
     ],
 )
@@ -117,25 +153,6 @@ def test_a_campaign_against_the_reference_client_finds_nothing(capsys: pytest.Ca
     assert 12 <= document["cases"] <= 13  # the plain call, then the budget (a script is never run twice)
 
 
-@pytest.mark.spec("CLIENT-READ-CHUNKS")
-def test_a_campaign_shrinks_to_one_change_and_its_reproducer_replays(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    argv = ["fuzz-client", "--json", "--seed", "1", "--cases", "20", "--rule", "CLIENT-READ-CHUNKS",
-            "--junit-xml", str(tmp_path / "junit.xml"), "--", *READS_PER_CHUNK]  # fmt: skip
-    assert main(argv) == 1
-    [row] = json.loads(capsys.readouterr().out)["rules"]
-    [finding] = row["findings"]
-    assert row["id"] == "CLIENT-READ-CHUNKS" and row["status"] == "fail" and finding["script"] == {"cuts": 2}
-    assert finding["reproducer"].startswith("mcpref check-client --script '{\"cuts\": 2}' -- ")
-    assert 'name="CLIENT-READ-CHUNKS"' in (tmp_path / "junit.xml").read_text(encoding="utf-8")
-    # The reproducer, as a user pastes it (its words after mcpref).
-    script = json.dumps(finding["script"])
-    assert main(["check-client", "--json", "--script", script, "--", *READS_PER_CHUNK]) == 1
-    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
-    assert rows["CLIENT-READ-CHUNKS"]["status"] == "fail"
-
-
 @pytest.mark.parametrize(
     ("argv", "complaint"),
     [
@@ -159,7 +176,9 @@ def test_check_client_writes_html_junit_and_a_baseline_it_can_be_held_to(
     assert main([*common, *files, "--write-baseline", str(tmp_path / "base.json"), "--", *kills]) == 1
     capsys.readouterr()
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert "CLIENT-SHUTDOWN" in page and "mcpref check-client --scenario" in page and f"{len(CLIENT_RULES)} rules" in page
+    saved = tmp_path / "junit-reproducers" / "CLIENT-SHUTDOWN-0.json"  # named in the XML, shown on the page
+    assert f"mcpref replay --transcript {saved}" in page and f"{len(CLIENT_RULES)} rules" in page
+    assert json.loads(saved.read_text(encoding="utf-8"))["script"] == {"name": "a plain tool call"}
     junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
     assert 'name="CLIENT-SHUTDOWN"' in junit and "<failure" in junit
     baseline = json.loads((tmp_path / "base.json").read_text(encoding="utf-8"))
@@ -182,3 +201,55 @@ def test_compare_clients_refuses_the_server_options(capsys: pytest.CaptureFixtur
     argv = ["compare", "--clients", "--protocol-version", "2026-07-28", "--", *REFERENCE_CLIENT, "---", *REFERENCE_CLIENT]
     assert main(argv) == 2
     assert "no --protocol-version" in capsys.readouterr().err
+
+
+@pytest.mark.spec("CLIENT-READ-CHUNKS")
+def test_a_campaign_shrinks_to_one_change_and_its_reproducers_replay_under_their_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    junit = tmp_path / "junit.xml"
+    argv = ["fuzz-client", "--json", "--seed", "1", "--cases", "20", "--rule", "CLIENT-READ-CHUNKS",
+            "--junit-xml", str(junit), "--html", str(tmp_path / "page.html"), "--", *READS_PER_CHUNK]  # fmt: skip
+    assert main(argv) == 1
+    [row] = json.loads(capsys.readouterr().out)["rules"]
+    [finding] = row["findings"]
+    script = ServerScript.loads(json.dumps(finding["script"]))
+    assert row["id"] == "CLIENT-READ-CHUNKS" and row["status"] == "fail" and changes(script) == ["cuts"]
+    saved = tmp_path / "junit-reproducers" / f"{row['id']}-0.json"  # the rule, and its finding's number
+    assert finding["reproducer"] == f"mcpref replay --transcript {saved}"
+    assert 'name="CLIENT-READ-CHUNKS"' in junit.read_text(encoding="utf-8")
+    assert "CLIENT-READ-CHUNKS" in (tmp_path / "page.html").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # the command runs where it was recorded, wherever replay is run
+    assert main(["replay", "--transcript", str(saved)]) == 1
+    out = capsys.readouterr().out
+    assert "fail CLIENT-READ-CHUNKS:" in out and "<- " in out and '-> wrote "initialize-answer"' in out
+    # The same case against the reference client, named after --: it no longer fails.
+    assert main(["replay", str(saved), "--", *REFERENCE_CLIENT]) == 0
+    assert "CLIENT-READ-CHUNKS: not broken in this run: the case passes" in capsys.readouterr().out
+    # The script as a check-client line, as a user pastes it (its words after mcpref).
+    assert main(["check-client", "--json", "--script", json.dumps(finding["script"]), "--", *READS_PER_CHUNK]) == 1
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    assert rows["CLIENT-READ-CHUNKS"]["status"] == "fail"
+    pasted = "--scenario 'an answer cut into pieces'" if "name" in finding["script"] else "--script '{\"cuts\": "
+    assert rows["CLIENT-READ-CHUNKS"]["findings"][0]["reproducer"].startswith(f"mcpref check-client {pasted}")
+
+
+@pytest.mark.parametrize(
+    ("document", "complaint"),
+    [
+        ({"command": ["client"]}, "names no {server}"),
+        ({"script": {"cuts": 0}}, "script: exits is one of"),
+        ({"rule": 5}, "rule and profile"),
+        ({"command": "client {server}"}, "command must be a list"),
+        ({"directory": 5}, "directory must be a string"),
+    ],
+)
+def test_a_malformed_client_reproducer_is_refused(
+    document: dict[str, object], complaint: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = {"format": "mcpref-reproducer/1", "side": "client", "rule": "CLIENT-READ-CHUNKS", "profile": "spec",
+            "command": ["client", "{server}"], "script": {"cuts": 2}}  # fmt: skip
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**good, **document}), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    assert complaint in capsys.readouterr().err

@@ -27,6 +27,7 @@ from mcpref.fuzz.generate.client_strategies import server_scripts
 from mcpref.fuzz.judge.client import judge_client
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
 from mcpref.reference.rules import BY_ID
+from mcpref.reference.versions import Era
 
 _DIFFERENTIAL_KEY = "compared with the plain call"  # one divergence for the differential rules
 DRAWS_PER_CASE = 20  # Hypothesis's examples per case run: a script drawn again is not run again
@@ -62,7 +63,7 @@ def _changes(script: ServerScript) -> dict[str, object]:
 
 def size(script: ServerScript) -> tuple[int, ...]:
     """How far ``script`` is from the plain one: a smaller one is a better reproducer."""
-    return (len(_changes(script)), script.cuts, script.padding, round(script.delay * 10), len(script.asks))
+    return (len(_changes(script)), script.cuts, len(script.cut_at), script.padding, round(script.delay * 10), len(script.asks))
 
 
 @dataclass
@@ -75,6 +76,7 @@ class ClientCampaign:
     limit: float = LIMIT
     progress: Callable[[int, str, int], None] | None = None  # (cases run, the case's name, failures so far)
     rules: frozenset[str] | None = None  # count only these rules; the campaign ends once each is found
+    era: Era | None = None  # draw servers of this era only
     best: dict[str, ClientFailure] = field(default_factory=dict)  # by divergence key
     warned: dict[str, ClientFailure] = field(default_factory=dict)  # by rule
     cases: int = 0
@@ -88,7 +90,7 @@ class ClientCampaign:
         known: set[str] = set()  # keys found in earlier rounds: no longer failures to Hypothesis
 
         @campaign_settings(self.max_cases * DRAWS_PER_CASE, self.database)
-        @given(script=server_scripts())
+        @given(script=server_scripts(self.era))
         def probe(script: ServerScript) -> None:
             key = script.dumps()
             if key not in self.ran:

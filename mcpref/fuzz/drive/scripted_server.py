@@ -31,6 +31,8 @@ from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
 
 SERVER_INFO: JsonObject = {"name": "mcpref-scripted-server", "version": "1"}
 PAUSE = 0.05  # seconds between the pieces of a cut line: each piece its own read, most likely
+REORDER_HOLD = 0.2  # seconds an answer waits for later ones to be written before it (``reorder``)
+DIED = "died"  # the data of the exit event of a server that died by its script
 
 
 @dataclass
@@ -43,21 +45,27 @@ class Player:
     declared: JsonObject = field(default_factory=dict)  # the client's capabilities
     asked_once: bool = False
     input_asked: bool = False  # the input_required answer was written
+    sent: int = 0  # bytes written to stdout
 
     def note(self, kind: str, data: JsonValue = "") -> None:
         self.record.write(json.dumps({"t": time.monotonic(), "kind": kind, "data": data}).encode() + b"\n")
 
     def write(self, message: JsonObject, tag: str) -> None:
         line = json.dumps(message, ensure_ascii=False).encode() + self.script.line_end.encode()
-        pieces = _cut(line, self.script.cuts)
-        for index, piece in enumerate(pieces):
+        dies = self.script.dies_after is not None and self.sent + len(line) > self.script.dies_after
+        if self.script.dies_after is not None and dies:
+            line = line[: self.script.dies_after - self.sent]
+        for index, piece in enumerate(cut_line(line, self.script.cuts, self.script.cut_at)):
             if index:
                 time.sleep(PAUSE)
             os.write(1, piece)
+        self.sent += len(line)
+        if dies:
+            self.exit()
         self.note("wrote", tag)
 
     def exit(self) -> None:
-        self.note("exit")
+        self.note("exit", DIED)
         raise SystemExit(0)
 
     def notice(self) -> None:
@@ -80,7 +88,7 @@ class Player:
             self.declared = declared if isinstance(declared, dict) else {}
             self.held.append((time.monotonic() + HOLD, self._initialize(request_id, params), "initialize-answer"))
             return
-        if method == "ping":
+        if method == "ping" and not self.script.reorder:
             self.write({"jsonrpc": "2.0", "id": request_id, "result": {}}, "answer:ping")
             return
         if self.opened and not self.asked_once:
@@ -103,6 +111,8 @@ class Player:
                 result = typed({**result, **cache}, SERVER_INFO)
             message = {"jsonrpc": "2.0", "id": request_id, "result": result}
         when = time.monotonic() + (ASK_WAIT if self.asked else self.script.delay)
+        if self.script.reorder and self.opened:
+            when = max(when, time.monotonic() + REORDER_HOLD)
         self.held.append((when, message, f"answer:{method}"))
 
     def _era(self, request_id: JsonValue, method: str, params: JsonObject) -> tuple[JsonObject, str] | None:
@@ -173,8 +183,8 @@ class Player:
         for number, method in enumerate(methods, start=1):
             request_id: JsonValue = 7000 + number if method == "ping" else f"mcpref-ask-{number}"
             self.asked[json.dumps(request_id)] = time.monotonic()
-            self.note("ask", {"id": request_id, "method": method})
             self.write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": _ask_params(method)}, "ask")
+            self.note("ask", {"id": request_id, "method": method})  # after it: a request cut short is none
         self.notice()
 
     def response(self, request_id: JsonValue) -> None:
@@ -185,12 +195,14 @@ class Player:
     def due(self) -> float | None:
         """Write what is due; the seconds until the next held message, if any."""
         while self.held:
-            self.held.sort(key=lambda item: item[0])
-            when, message, tag = self.held[0]
-            wait = when - time.monotonic()
-            if wait > 0:
-                return wait
-            self.held.pop(0)
+            now = time.monotonic()
+            ready = [item for item in self.held if item[0] <= now]
+            if not ready:
+                return min(when for when, _, _ in self.held) - now
+            # Held in the order the requests came: the earliest due first, or the newest if reordered.
+            item = ready[-1] if self.script.reorder else min(ready, key=lambda item: item[0])
+            self.held.remove(item)
+            _, message, tag = item
             if tag == "initialize-answer":
                 self.opened = True
             else:
@@ -211,14 +223,16 @@ def _ask_params(method: str) -> JsonObject:
     return {}
 
 
-def _cut(line: bytes, pieces: int) -> list[bytes]:
-    """``line`` in ``pieces`` parts, the first cut inside its first multi-byte character."""
-    if pieces <= 1:
-        return [line]
-    first = next((i + 1 for i, byte in enumerate(line) if byte >= 0xC0), len(line) // 2)
-    step = max(1, (len(line) - first) // (pieces - 1))
-    cuts = sorted({first, *range(first + step, len(line), step)})[: pieces - 1]
-    return [line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True) if a < b]
+def cut_line(line: bytes, pieces: int, offsets: tuple[int, ...] = ()) -> list[bytes]:
+    """``line`` in ``pieces`` parts, the first cut inside its first multi-byte character, and cut
+    at ``offsets`` too."""
+    cuts = {offset for offset in offsets if 0 < offset < len(line)}
+    if pieces > 1:
+        first = next((i + 1 for i, byte in enumerate(line) if byte >= 0xC0), len(line) // 2)
+        step = max(1, (len(line) - first) // (pieces - 1))
+        cuts |= set(sorted({first, *range(first + step, len(line), step)})[: pieces - 1])
+    bounds = sorted(cuts)
+    return [line[a:b] for a, b in zip([0, *bounds], [*bounds, len(line)], strict=True) if a < b]
 
 
 def play(script: ServerScript, record: BinaryIO) -> None:

@@ -13,6 +13,8 @@ import json
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from mcpref.reference.versions import Era
+
 MARKER = "mcpref-7f3a"
 TEXT = f"{MARKER} café ✓ 𝄞"
 SEPARATED_TEXT = f"{MARKER} line\u2028separator\u2029paragraph café"  # raw in the JSON written
@@ -30,14 +32,15 @@ NEEDS = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitati
 
 # The fields a script may change, in the order a name lists them.
 FEATURES = (
-    "asks", "asks_undeclared", "notices", "cuts", "line_end", "text", "padding",
-    "announce", "version", "fails", "delay", "exits", "modern", "supported", "discover_code", "asks_input",
-    "silent",
+    "asks", "asks_undeclared", "notices", "cuts", "cut_at", "line_end", "text", "padding",
+    "announce", "version", "fails", "delay", "reorder", "exits", "dies_after", "modern", "supported",
+    "discover_code", "asks_input", "silent",
 )  # fmt: skip
 # The changes that alter only how the plain answer is written, and the rule each is judged by:
 # a failure that goes when one of them is undone is that rule's (``campaign.client_campaign``).
 FRAMING = {
     "cuts": "CLIENT-READ-CHUNKS",
+    "cut_at": "CLIENT-READ-CHUNKS",
     "text": "CLIENT-READ-LF-ONLY",
     "line_end": "CLIENT-READ-CRLF",
     "padding": "CLIENT-READ-LONG-LINE",
@@ -58,12 +61,15 @@ class ServerScript:
     asks_undeclared: bool = False  # also ask for every client capability (NEEDS) not declared
     notices: bool = False  # an unknown notification before each answer, and unknown result members
     cuts: int = 1  # each line written in this many pieces, the first cut inside a UTF-8 character
+    cut_at: tuple[int, ...] = ()  # and cut at these byte offsets of each line
     line_end: str = "\n"
     text: str = TEXT
     padding: int = 0  # bytes of padding in the tool result's _meta
     exits: str = ""  # one of EXITS
+    dies_after: int | None = None  # exits once it has written this many bytes, cutting the line it writes
     fails: bool = False  # tools/call answered with a JSON-RPC error
     delay: float = 0.0  # seconds each answer after the handshake is held
+    reorder: bool = False  # answers after the handshake held REORDER_HOLD s, those due together written newest first
     modern: bool = False  # a 2026-07-28 server: server/discover answered, requests served by their _meta
     supported: tuple[str, ...] = ("2026-07-28",)  # the versions a modern server serves; others draw -32022
     discover_code: int = -32601  # a legacy server's error for server/discover
@@ -87,15 +93,19 @@ class ServerScript:
         plain = ServerScript("", ())
         for key, value in fields.items():
             want = type(getattr(plain, key))
-            if key in ("announce", "asks", "supported"):
-                fields[key] = value = tuple(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
+            member = {"announce": str, "asks": str, "supported": str, "cut_at": int}.get(key)
+            if member is not None and isinstance(value, list) and all(type(v) is member for v in value):
+                fields[key] = value = tuple(value)
             elif key == "delay" and type(value) is int:
                 fields[key] = value = float(value)
-            typed = isinstance(value, want) or (key == "version" and isinstance(value, str))
+            optional = {"version": str, "dies_after": int}.get(key)
+            typed = isinstance(value, want) or (optional is not None and isinstance(value, optional))
             if not typed or isinstance(value, bool) != (want is bool):
-                raise ValueError(f"{key}: {json.dumps(value)} is not a {want.__name__}")
-        if fields.get("exits", "") not in EXITS or fields.get("cuts", 1) < 1 or min(fields.get("padding", 0), fields.get("delay", 0)) < 0:
-            raise ValueError(f"exits is one of {', '.join(map(json.dumps, EXITS))}; cuts, padding and delay are not below 1, 0, 0")
+                raise ValueError(f"{key}: {json.dumps(value)} is not a {(optional or want).__name__}")
+        least = min(fields.get("padding", 0), fields.get("delay", 0), fields.get("dies_after") or 0, *fields.get("cut_at", ()))
+        if fields.get("exits", "") not in EXITS or fields.get("cuts", 1) < 1 or least < 0:
+            raise ValueError(f"exits is one of {', '.join(map(json.dumps, EXITS))}; cuts is at least 1; "
+                             "padding, delay, dies_after and cut_at are not negative")  # fmt: skip
         name = fields.pop("name", None)
         script = scenario("", **fields)
         return replace(script, name=str(name) if name is not None else describe(script))
@@ -119,6 +129,7 @@ def describe(script: ServerScript) -> str:
         "asks for undeclared capabilities" if script.asks_undeclared else "",
         "unknown notifications and fields" if script.notices else "",
         f"lines in {script.cuts} pieces" if script.cuts > 1 else "",
+        f"lines cut at bytes {', '.join(map(str, script.cut_at))}" if script.cut_at else "",
         "CRLF line ends" if script.line_end != plain.line_end else "",
         "raw U+2028 and U+2029" if script.text != plain.text else "",
         f"a {script.padding} byte answer" if script.padding else "",
@@ -126,7 +137,9 @@ def describe(script: ServerScript) -> str:
         f"version {script.version}" if script.version else "",
         "the tool call fails" if script.fails else "",
         f"answers held {script.delay:g} s" if script.delay else "",
+        "answers out of order" if script.reorder else "",
         f"exits on {script.exits}" if script.exits else "",
+        f"dies after {script.dies_after} bytes" if script.dies_after is not None else "",
         "a modern server" if script.modern else "",
         f"versions {', '.join(script.supported)} only" if script.supported != plain.supported else "",
         f"server/discover refused with {script.discover_code}" if script.discover_code != plain.discover_code else "",
@@ -136,13 +149,20 @@ def describe(script: ServerScript) -> str:
     return "; ".join(part for part in parts if part) or "plain"
 
 
+def era_of(script: ServerScript) -> Era:
+    """The era whose clients ``script`` tests: a modern server's, or a legacy one refusing the probe
+    of a client of both eras in an unusual way (CLIENT-MOD-FALLBACK), is the 2026-07-28 era's."""
+    return Era.MODERN if script.modern or script.discover_code != ServerScript("", ()).discover_code else Era.LEGACY
+
+
 def exercised(script: ServerScript) -> tuple[str, ...]:
     """The rules whose situation ``script`` sets up, in SPEC_NOTES order."""
     legacy = script.version is None and script.exits != "initialize" and not script.modern
-    reached = script.exits == "" and "tools" in script.announce and (legacy or "2026-07-28" in script.supported)
+    dies = script.exits != "" or script.dies_after is not None
+    reached = not dies and "tools" in script.announce and (legacy or "2026-07-28" in script.supported)
     served = reached and not script.silent
     # Shown the plain answer but for how it is written: the differential rules apply.
-    plain_but_framing = legacy and served and not (script.asks or script.asks_undeclared or script.fails or script.delay)
+    plain_but_framing = legacy and served and not (script.asks or script.asks_undeclared or script.fails or script.delay or script.reorder)
     plain_but_framing = plain_but_framing and script.discover_code == ServerScript("", ()).discover_code
     rules = {
         "CLIENT-INIT-FIRST": not script.modern,
@@ -157,14 +177,15 @@ def exercised(script: ServerScript) -> tuple[str, ...]:
         "CLIENT-UNDECLARED-REFUSED": script.asks_undeclared and legacy and script.exits != "request",
         "CLIENT-NOTIFICATION-SILENT": script.notices and legacy,
         "CLIENT-CAP-ANNOUNCED": legacy and not script.announce,
-        "CLIENT-READ-CHUNKS": plain_but_framing and script.cuts > 1,
+        "CLIENT-READ-CHUNKS": plain_but_framing and (script.cuts > 1 or bool(script.cut_at)),
         "CLIENT-READ-LF-ONLY": plain_but_framing and script.text == SEPARATED_TEXT,
         "CLIENT-READ-CRLF": plain_but_framing and script.line_end == "\r\n",
         "CLIENT-READ-LONG-LINE": plain_but_framing and script.padding > 0,
         "CLIENT-IGNORES-UNKNOWN": plain_but_framing and script.notices,
         "CLIENT-RESULT-SHOWN": served and not script.fails,
-        "CLIENT-SERVER-GONE": script.exits != "",
-        "CLIENT-SHUTDOWN": script.exits == "",
+        # A death after some bytes may come after the client's end: either rule's situation may arise.
+        "CLIENT-SERVER-GONE": dies,
+        "CLIENT-SHUTDOWN": not script.exits,
         "CLIENT-CANCEL": reached and script.silent,
         "CLIENT-MOD-META": script.modern,
         "CLIENT-MOD-STAYS-MODERN": script.modern,

@@ -20,13 +20,15 @@ from pathlib import Path
 from typing import TypeVar
 
 from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, TemplateError, run_client
-from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript
+from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript, era_of
+from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
 from mcpref.fuzz.judge.findings import Profile, Status
 from mcpref.fuzz.report import ci, html, statuses
 from mcpref.fuzz.report.baseline import BaselineError
+from mcpref.fuzz.report.client_reproducer import ClientReproducer
 from mcpref.fuzz.report.matrix import combine
-from mcpref.fuzz.report.reproducer import finding_json, table, write_atomic
+from mcpref.fuzz.report.reproducer import finding_json, table, visible, write_atomic
 from mcpref.reference.rules import CLIENT_RULES
 
 T = TypeVar("T")
@@ -34,13 +36,18 @@ WORKERS = 4
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 USAGE = (
     "mcpref check-client [--profile spec|strict] [--json] [--html PATH] [--scenario NAME | --script JSON] "
-    "[--limit S] [CI] -- CLIENT_CMD [ARGS...] (naming {server})"
+    "[--protocol-version V] [--limit S] [CI] -- CLIENT_CMD [ARGS...] (naming {server})"
 )
 HELP = (
     "The client command is an argv list, started without a shell, in which the word {server} stands for the "
     "scripted server's command (inside a longer word: its shell-quoted command line). Exit status: 0 nothing "
     "failed; 1 failures found; 2 bad usage, or a client that could not be started; held to a --baseline, 0 "
     "when exactly the listed rules fail."
+)
+ERA_HELP = (
+    "only the scenarios of this version's era: servers that speak the initialize handshake (answering the "
+    "version the client asks for, if mcpref knows it) or 2026-07-28 servers, and the legacy one a client of "
+    "both eras must fall back for (default: both eras)"
 )
 
 
@@ -56,8 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--script", type=_script, default=None, metavar="JSON",
         help="run this scripted server's behaviour instead (a reproducer of fuzz-client), with the plain tool call",
     )  # fmt: skip
-    add_limit_argument(parser)
+    add_era_arguments(parser)
     ci.add_arguments(parser)
+
+
+def add_era_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--protocol-version`` and ``--limit``, which ``fuzz-client`` takes too."""
+    add_era_argument(parser, ERA_HELP)
+    add_limit_argument(parser)
 
 
 def add_limit_argument(parser: argparse.ArgumentParser) -> None:
@@ -79,11 +92,33 @@ def reproducer(template: Sequence[str], script: ServerScript) -> str:
 
 
 def run_scenarios(template: Sequence[str], scripts: Sequence[ServerScript], limit: float = LIMIT) -> list[tuple[ClientRun, ClientVerdict]]:
+    """Each of ``scripts`` run and judged; the plain tool call is run whatever they are, to compare with."""
     plain = run_client(template, PLAIN, limit)
     others = [script for script in scripts if script != PLAIN]
     with ThreadPoolExecutor(WORKERS) as pool:
         runs = list(pool.map(lambda script: run_client(template, script, limit), others))
-    return [(run, judge_client(run, plain)) for run in (plain, *runs)]
+    return [(run, judge_client(run, plain)) for run in ([plain] if PLAIN in scripts else []) + runs]
+
+
+def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcript: bool, limit: float = LIMIT) -> int:
+    """``mcpref replay`` of a client's reproducer: its script played again, and judged."""
+    command = list(template) if template else reproducer.template
+    done = reported(command, lambda: run_scenarios(command, [reproducer.script], limit))
+    if done is None:
+        return EXIT_USAGE
+    [(run, verdict)] = done
+    if transcript:
+        for event in run.events:
+            if event.kind == "read":
+                print(f"<- {visible(str(event.data).encode('latin-1'))}")
+            elif event.kind in ("wrote", "ask", "eof", "signal", "exit"):
+                print(f"-> {event.kind} {json.dumps(event.data)}" if event.data else f"-- {event.kind}")
+    findings = verdict.findings
+    for finding in findings:
+        print(f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})")
+    if reproducer.rule not in {finding.rule for finding in findings}:
+        print(f"{reproducer.rule}: not broken in this run" + ("" if findings else ": the case passes"))
+    return EXIT_FOUND if any(finding.status(reproducer.profile) is Status.FAIL for finding in findings) else EXIT_CLEAN
 
 
 def reported(template: Sequence[str], work: Callable[[], T]) -> T | None:
@@ -150,8 +185,10 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         print(f"mcpref: a client command after -- and a positive --limit are needed\nusage: {USAGE}", file=sys.stderr)
         return EXIT_USAGE
     profile = Profile(args.profile)
-    scripts = [s for s in SCRIPTS if args.scenario is None or s.name in args.scenario or s == PLAIN]
-    if args.script is not None:
+    era = None if args.version is None else era_of_version(args.version)
+    scripts = [s for s in SCRIPTS if (args.scenario is None or s.name in args.scenario or s == PLAIN)
+               and (era is None or era_of(s) is era)]  # fmt: skip
+    if args.script is not None:  # played whatever its era
         scripts = [PLAIN, args.script]
     started = time.monotonic()
     ran = reported(template, lambda: (ci.prepare(args, profile), run_scenarios(template, scripts, args.limit)))
@@ -159,6 +196,8 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         return EXIT_USAGE
     baseline, results = ran
     found = rows(template, results, profile)
+    if args.junit_xml is not None:  # each failure in the XML names a reproducer file
+        ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml))
     if args.json:
         print(json.dumps({"command": template, "profile": profile.value, "side": "client", "rules": found}, indent=2))
     else:

@@ -8,10 +8,10 @@
     mcpref replay  FILE [--transcript] [WAIT] [-- CMD [ARGS...]]
     mcpref compare [--profile spec|strict] [--json] [--label NAME ...] [--html PATH] [CI] [WAIT]
                    [--clients [--limit S]] -- CMD1 [ARGS] --- CMD2 [ARGS] [--- ...]
-    mcpref check-client [--profile spec|strict] [--json] [--html PATH] [--scenario NAME | --script JSON] [--limit S] [CI]
-                   -- CLIENT_CMD [ARGS...] (naming {server})
-    mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--database DIR] [--limit S]
-                   [--progress] [CI] -- CLIENT_CMD [ARGS...] (naming {server})
+    mcpref check-client [--profile spec|strict] [--json] [--html PATH] [--scenario NAME | --script JSON]
+                   [--protocol-version V] [--limit S] [CI] -- CLIENT_CMD [ARGS...] (naming {server})
+    mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--database DIR]
+                   [--protocol-version V] [--limit S] [--progress] [CI] -- CLIENT_CMD [ARGS...] (naming {server})
     mcpref client  [--tool NAME] [--arguments JSON] [--root URI] [--timeout S] -- SERVER_CMD [ARGS...]
     mcpref vectors export DIR
     mcpref explain FILE [--timeout S]
@@ -67,10 +67,13 @@ from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
 from mcpref.fuzz.report.baseline import TARGET, BaselineError
+from mcpref.fuzz.report.client_reproducer import client_reproducer, is_client
 from mcpref.fuzz.report.matrix import combine
 from mcpref.fuzz.report.reproducer import (
+    FORMAT,
     Reproducer,
     ReproducerError,
+    load_document,
     load_reproducer,
     session_transcript,
     stderr_once,
@@ -217,11 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser(
         "replay",
-        help="re-run a saved failing case",
+        help="re-run a saved failing case, of a server or of a client",
         usage="mcpref replay FILE [OPTIONS] [-- CMD [ARGS...]]",
         epilog=_epilog(
             "The target is the reproducer's own command; a command after -- replaces it, an argv list "
-            "started without a shell.",
+            "started without a shell (for a client's reproducer, a template naming {server}). A client's "
+            "reproducer plays its scripted server again; --transcript then shows <- what the client wrote "
+            "and -> what the server did.",
             "Exit status: 0 the case no longer fails; 1 it fails; 2 bad usage, or a target that could not "
             "be started.",
         ),
@@ -475,16 +480,26 @@ def _chunked(
     return findings
 
 
+def _enter(directory: str | None, command: list[str] | None) -> None:
+    """The recorded command runs where it ran: ``python server.py`` means that folder's server.py."""
+    if command is not None or directory is None:
+        return
+    try:
+        os.chdir(directory)
+    except OSError as exc:
+        print(f"mcpref: the command was recorded in {directory}, which cannot be entered here "
+              f"({exc.strerror}): it runs in the current folder", file=sys.stderr)  # fmt: skip
+
+
 def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
+    document = load_document(args.file, FORMAT, ReproducerError)
+    if is_client(document):
+        client = client_reproducer(args.file, document)
+        _enter(client.directory, command)
+        return check_client_command.replay(client, command, args.transcript)
     reproducer = load_reproducer(args.file)
     argv = command or reproducer.argv
-    if command is None and reproducer.directory is not None:
-        # The recorded command runs where it ran: ``python server.py`` means that folder's server.py.
-        try:
-            os.chdir(reproducer.directory)
-        except OSError as exc:
-            print(f"mcpref: the command was recorded in {reproducer.directory}, which cannot be entered here "
-                  f"({exc.strerror}): it runs in the current folder", file=sys.stderr)  # fmt: skip
+    _enter(reproducer.directory, command)
     run = run_case(
         argv,
         reproducer.chunks,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -19,16 +20,19 @@ from pathlib import Path
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
-from mcpref.fuzz.integrate.check_client import add_limit_argument, reported, reproducer
+from mcpref.fuzz.generate.corpus_modern import era_of_version
+from mcpref.fuzz.integrate.check_client import add_era_arguments, reported, reproducer
 from mcpref.fuzz.judge.findings import Profile
-from mcpref.fuzz.report import ci, statuses
-from mcpref.fuzz.report.reproducer import finding_json, table
+from mcpref.fuzz.report import ci, html, statuses
+from mcpref.fuzz.report.matrix import combine
+from mcpref.fuzz.report.reproducer import finding_json, table, write_atomic
 from mcpref.reference.rules import BY_ID, CLIENT_RULES
 
 EXIT_USAGE = 2
 CASES = 100
 USAGE = (
-    "mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--database DIR] [--limit S] "
+    "mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--html PATH] [--database DIR] "
+    "[--protocol-version V] [--limit S] "
     "[--progress] [--rule ID] [CI] -- CLIENT_CMD [ARGS...] (naming {server})"
 )
 HELP = (
@@ -43,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cases", type=int, default=CASES, metavar="N", help=f"cases drawn (default {CASES}); shrinking may run as many again")
     parser.add_argument("--profile", choices=[p.value for p in Profile], default="spec")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write what was found as a web page")
     parser.add_argument(
         "--database", type=Path, default=None, metavar="DIR",
         help="Hypothesis's example database: earlier failures are replayed first",
@@ -52,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--rule", action="append", default=None, metavar="ID", choices=[rule.id for rule in CLIENT_RULES],
         help="count only this rule (repeatable); the campaign ends once each is found",
     )  # fmt: skip
-    add_limit_argument(parser)
+    add_era_arguments(parser)
     ci.add_arguments(parser)
 
 
@@ -89,8 +94,9 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     print(f"mcpref fuzz-client: seed {seed}", file=sys.stderr)
     database = None if args.database is None else DirectoryBasedExampleDatabase(args.database)
     rules = None if args.rule is None else frozenset(args.rule)
+    era = None if args.version is None else era_of_version(args.version)
     campaign = ClientCampaign(
-        template, seed, args.cases, profile, database, args.limit, _progress if args.progress else None, rules
+        template, seed, args.cases, profile, database, args.limit, _progress if args.progress else None, rules, era
     )
     started = time.monotonic()
     ran = reported(template, lambda: (ci.prepare(args, profile), campaign.run()))
@@ -102,6 +108,8 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         rows(template, outcome.failures, statuses.FAIL, profile) + rows(template, outcome.warnings, statuses.WARN, profile),
         key=lambda row: order.index(str(row["id"])),
     )
+    if args.junit_xml is not None:  # each failure in the XML names a reproducer file
+        ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml))
     if args.json:
         document = {
             "command": template, "profile": profile.value, "side": "client", "seed": seed, "cases": outcome.cases,
@@ -117,5 +125,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
             assert isinstance(findings, list)
             print(f"{row['id']}: {findings[0]['reproducer']}")
         print(f"{outcome.cases} cases, seed {seed}: " + (statuses.summary(found) or "nothing found"))
-    label = " ".join(template)
+    label = shlex.join(template)
+    if args.html is not None:
+        write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref fuzz-client: {label}"))
     return ci.conclude(args, profile, "mcpref fuzz-client", {label: found}, baseline, {label: label}, time.monotonic() - started)

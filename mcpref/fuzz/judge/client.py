@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass, field
 
 from mcpref.fuzz.drive.client_run import ClientRun
+from mcpref.fuzz.drive.scripted_server import DIED
 from mcpref.fuzz.generate.client_scripts import ASK_WAIT, DIFFERENTIAL, MARKER, NEEDS
 from mcpref.fuzz.judge.client_cancel import judge_cancel
 from mcpref.fuzz.judge.client_modern import Line, judge_modern, version_of
@@ -39,11 +40,11 @@ class _Reading:
     run: ClientRun
     lines: list[Line] = field(default_factory=list)
     opened_at: int | None = None  # index of the event that wrote the initialize answer
-    asks: list[tuple[object, str]] = field(default_factory=list)  # (id, method) of the server's requests
+    asks: list[tuple[object, str, float]] = field(default_factory=list)  # (id, method, when) of the server's requests
     notices: int = 0
     ending: str = ""  # how the scripted server's record ends: eof, signal, exit, or ""
     signal_before_eof: str = ""
-    exited_at: float | None = None
+    died_at: float | None = None  # when the scripted server died by its script
     offered: object = None
     findings: list[Finding] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
@@ -97,13 +98,13 @@ def _read(run: ClientRun) -> _Reading:
         elif event.kind == "wrote" and event.data == "notice":
             reading.notices += 1
         elif event.kind == "ask" and isinstance(event.data, dict):
-            reading.asks.append((event.data["id"], str(event.data["method"])))
+            reading.asks.append((event.data["id"], str(event.data["method"]), event.t))
         elif event.kind == "signal" and not reading.ending:
             reading.signal_before_eof = str(event.data)
         if event.kind in ("eof", "signal", "exit") and not reading.ending:
             reading.ending = event.kind
-        if event.kind == "exit":
-            reading.exited_at = event.t
+        if event.kind == "exit" and event.data == DIED:
+            reading.died_at = event.t
     if pending:
         raws.append((len(run.events), None))
     for _, raw in raws:
@@ -215,7 +216,7 @@ def _unsupported(r: _Reading, messages: list[Line], initialized: list[Line]) -> 
         assert went_on[0].value is not None
         r.find("CLIENT-VERSION-UNSUPPORTED", went_on[0].number, f"answered with version {r.run.script.version}, "
                f"the client went on with {went_on[0].value['method']}", "a disconnect", str(went_on[0].value["method"]))  # fmt: skip
-    elif r.run.exit_status is None and r.ending != "eof":
+    elif r.run.exit_status is None and r.ending != "eof" and r.died_at is None:
         r.find("CLIENT-VERSION-UNSUPPORTED", None, f"answered with version {r.run.script.version}, the client kept "
                "the connection open to the time limit", "a disconnect", "the connection kept open")  # fmt: skip
 
@@ -223,11 +224,13 @@ def _unsupported(r: _Reading, messages: list[Line], initialized: list[Line]) -> 
 def _answers(r: _Reading) -> None:
     responses = [line for line in r.lines if line.value is not None and "method" not in line.value]
     claimed: set[int] = set()
-    for ask_id, method in r.asks:
+    for ask_id, method, asked in r.asks:
         rule = "CLIENT-PING" if method == "ping" else "CLIENT-ANSWERS-REQUESTS"
-        r.seen.add(rule)
         mine = [line for line in responses if line.value is not None and json.dumps(line.value["id"]) == json.dumps(ask_id)]
         claimed |= {line.number for line in mine}
+        if not mine and r.died_at is not None and r.died_at - asked < ASK_WAIT:
+            continue  # the server died before the client's time to answer was over
+        r.seen.add(rule)
         if not mine:
             r.find(rule, None, f"the server's {method} request (id {json.dumps(ask_id)}) got no response "
                    f"within {ASK_WAIT:g} s", f"a response with id {json.dumps(ask_id)}", NOTHING)  # fmt: skip
@@ -336,13 +339,13 @@ def _differential(r: _Reading, plain: ClientRun | None) -> None:
 
 def _ending(r: _Reading) -> None:
     run = r.run
-    if run.script.exits and r.exited_at is not None:
-        waited = run.ended - r.exited_at
+    if r.died_at is not None and r.died_at <= run.ended:  # a death after the client's end is none it saw
+        waited = run.ended - r.died_at
         if run.exit_status is None and waited <= GONE_WITHIN:
             return  # stopped by the time limit before its grace was over: not seen either way
         r.seen.add("CLIENT-SERVER-GONE")
         if waited > GONE_WITHIN:
-            r.find("CLIENT-SERVER-GONE", None, f"the server exited before answering; the client was still running "
+            r.find("CLIENT-SERVER-GONE", None, f"the server exited mid-session; the client was still running "
                    f"{GONE_WITHIN:g} s later", f"an end within {GONE_WITHIN:g} s", f"{waited:.1f} s")  # fmt: skip
         return
     if run.exit_status is None or not run.events:
@@ -373,7 +376,9 @@ def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdic
     _differential(r, plain)
     _ending(r)
     written = [(index, str(event.data)) for index, event in enumerate(run.events) if event.kind == "wrote"]
-    modern, seen = judge_modern(r.lines, written, run.script, _read(plain).lines if plain is not None else None)
-    cancelled, gave_up = judge_cancel(r.lines, run.script, run.exit_status is not None)
+    # A client whose server died can neither fall back nor cancel: those are judged only with it alive.
+    compared = _read(plain).lines if plain is not None and r.died_at is None else None
+    modern, seen = judge_modern(r.lines, written, run.script, compared)
+    cancelled, gave_up = judge_cancel(r.lines, run.script, run.exit_status is not None and r.died_at is None)
     seen |= gave_up
     return ClientVerdict((*r.findings, *cancelled, *modern), frozenset((r.seen | seen) & set(run.script.rules)))

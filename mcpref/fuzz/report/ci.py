@@ -1,4 +1,4 @@
-"""What ``check``, ``compare`` and ``fuzz`` share for CI: ``--baseline``, ``--write-baseline``, ``--junit-xml``.
+"""What ``check``, ``compare``, ``fuzz`` and their client twins share for CI: ``--baseline``, ``--write-baseline``, ``--junit-xml``.
 
 The baseline is read before the run, so that a bad file costs no campaign; after it, the
 run is held to the baseline, the files asked for are written, and the exit status says
@@ -9,15 +9,18 @@ new failure or a listed rule that no longer fails is not (``fuzz.baseline``).
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from mcpref.fuzz.generate.client_scripts import ServerScript
 from mcpref.fuzz.generate.corpus_modern import BY_NAME
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import baseline as baselines
 from mcpref.fuzz.report import junit, statuses
+from mcpref.fuzz.report.client_reproducer import client_reproducer_json
 from mcpref.fuzz.report.reproducer import reproducer_json, write_atomic
 from mcpref.reference.rules import RULES
 
@@ -96,16 +99,21 @@ def reproducers_beside(junit_xml: Path, label: str | None = None) -> Path:
 
 
 def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profile, folder: Path) -> None:
-    """A reproducer file per finding of ``check`` rows, in ``folder``; each finding gets its replay line."""
+    """A reproducer file per finding of ``check`` or client rows, in ``folder``; each finding gets its
+    replay line. ``argv``: the server command, or the client command template."""
     for row in rows:
         findings = row["findings"]
         assert isinstance(findings, list)
         for index, finding in enumerate(findings):
-            scenario = BY_NAME[str(finding["scenario"])]
-            case = scenario.case
             path = folder / f"{row['id']}-{index}.json"
-            document = reproducer_json(
-                str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era, finding, eof=case.eof
-            )
+            if "script" in finding:  # a client's: the scripted server's behaviour
+                script = ServerScript.loads(json.dumps(finding["script"]))
+                document = client_reproducer_json(str(row["id"]), profile, argv, script, finding)
+            else:
+                scenario = BY_NAME[str(finding["scenario"])]
+                case = scenario.case
+                document = reproducer_json(
+                    str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era, finding, eof=case.eof
+                )
             write_atomic(path, document)
             finding["reproducer"] = f"mcpref replay --transcript {path}"
