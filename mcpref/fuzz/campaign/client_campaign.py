@@ -8,7 +8,9 @@ smallest script, and the example database replays earlier failures first; the di
 share one type, so that a difference shrinks to the framing that alone causes it, whichever of
 them that turns out to be. Hypothesis stops searching soon after the last new failure; a new
 round, with a seed derived from the campaign's, searches on until the case budget is spent.
-Shrinking may take as many cases again.
+Shrinking may take as many cases again, and at least ``SHRINK_CASES``: a
+differential failure costs the client's own timeout per run, and a script of three changes
+needs a few dozen runs to lose two of them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from mcpref.reference.versions import Era
 
 _DIFFERENTIAL_KEY = "compared with the plain call"  # one divergence for the differential rules
 DRAWS_PER_CASE = 20  # Hypothesis's examples per case run: a script drawn again is not run again
+SHRINK_CASES = 60  # cases shrinking may run at least, whatever the budget
 
 
 class _BudgetSpent(BaseException):
@@ -95,7 +98,7 @@ class ClientCampaign:
             key = script.dumps()
             if key not in self.ran:
                 shrinking = bool(set(self.best) - known)
-                if self.cases >= (2 if shrinking else 1) * self.max_cases:
+                if self.cases >= self.max_cases + (max(self.max_cases, SHRINK_CASES) if shrinking else 0):
                     raise _BudgetSpent
                 run = run_client(self.template, script, self.limit)
                 self.cases += 1

@@ -107,12 +107,14 @@ def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcr
     if done is None:
         return EXIT_USAGE
     [(run, verdict)] = done
-    if transcript:
+    if transcript:  # <- what the client wrote, -> what the scripted server wrote, -- what befell it
         for event in run.events:
-            if event.kind == "read":
+            if event.kind == "read" and event.data:
                 print(f"<- {visible(str(event.data).encode('latin-1'))}")
-            elif event.kind in ("wrote", "ask", "eof", "signal", "exit"):
-                print(f"-> {event.kind} {json.dumps(event.data)}" if event.data else f"-- {event.kind}")
+            elif event.kind == "wrote":
+                print(f"-> {event.data}")
+            elif event.kind in ("eof", "signal", "exit"):
+                print(f"-- {event.kind} {event.data}".rstrip())
     findings = verdict.findings
     for finding in findings:
         print(f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})")

@@ -225,8 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(
             "The target is the reproducer's own command; a command after -- replaces it, an argv list "
             "started without a shell (for a client's reproducer, a template naming {server}). A client's "
-            "reproducer plays its scripted server again; --transcript then shows <- what the client wrote "
-            "and -> what the server did.",
+            "reproducer plays its scripted server again; --transcript then shows <- what the client wrote, "
+            "-> what the server wrote, and -- its end.",
             "Exit status: 0 the case no longer fails; 1 it fails; 2 bad usage, or a target that could not "
             "be started.",
         ),

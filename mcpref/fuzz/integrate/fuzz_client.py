@@ -44,7 +44,7 @@ HELP = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the campaign's seed (default: drawn, and printed)")
-    parser.add_argument("--cases", type=int, default=CASES, metavar="N", help=f"cases drawn (default {CASES}); shrinking may run as many again")
+    parser.add_argument("--cases", type=int, default=CASES, metavar="N", help=f"cases drawn (default {CASES}); shrinking may run as many again, and at least 60")
     parser.add_argument("--profile", choices=[p.value for p in Profile], default="spec")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write what was found as a web page")
