@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 UNTIMED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -33,3 +34,11 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 # pytester: tests/fuzz/test_pytest_plugin.py runs pytest with mcpref's plugin in a scratch folder.
 pytest_plugins = ["pytester"]
+
+
+@pytest.fixture
+def untraced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The processes the test starts run without coverage's subprocess hook, which slows each of
+    them several times; the test's own process stays measured."""
+    for key in [key for key in os.environ if key.startswith("COVERAGE_")]:
+        monkeypatch.delenv(key)

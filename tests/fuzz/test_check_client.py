@@ -19,7 +19,11 @@ from mcpref.fuzz.integrate.cli import main
 from mcpref.fuzz.judge.client import judge_client
 from mcpref.reference.rules import CLIENT_RULES
 
-REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
+# The clients and scripted servers run untraced: what they run is measured by tests of its own.
+pytestmark = pytest.mark.usefixtures("untraced")
+
+# The reference client waits 4 s for an answer, not its 10: the silent scenario costs that.
+REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--timeout", "4", "--tool", "echo", "--", "{server}"]
 
 
 def test_the_template_takes_the_server_as_words_or_as_one_shell_line() -> None:
@@ -55,7 +59,8 @@ def test_one_scenario_with_the_plain_call_as_json(capsys: pytest.CaptureFixture[
     assert document["side"] == "client" and document["command"] == REFERENCE_CLIENT
 
 
-DUAL_ERA_CLIENT = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--tool", "echo", "--", "{server}"]
+DUAL_ERA_CLIENT = [sys.executable, "-m", "mcpref", "client", "--timeout", "4", "--protocol-version", "2026-07-28", "--tool", "echo",
+                   "--", "{server}"]  # fmt: skip
 
 
 @pytest.mark.parametrize(("version", "era"), [("2025-06-18", "legacy"), ("2026-07-28", "modern")])
@@ -118,6 +123,7 @@ def test_a_client_that_prints_nothing_leaves_result_shown_untested(capsys: pytes
 
 PIPELINING_CLIENT = """
 import json, subprocess, sys
+
 server = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 def send(*messages):
     server.stdin.write(b"".join(json.dumps(m).encode() + b"\\n" for m in messages))

@@ -14,6 +14,9 @@ import pytest
 from mcpref.fuzz.integrate.cli import main
 from mcpref.reference.rules import CLIENT_RULES
 
+# The clients and scripted servers run untraced: what they run is measured by tests of its own.
+pytestmark = pytest.mark.usefixtures("untraced")
+
 BUGGY = Path(__file__).resolve().parents[2] / "examples" / "buggy_clients"
 PLAIN = "a plain tool call"
 
@@ -120,7 +123,8 @@ def test_check_client_fails_each_example_under_its_rule_in_its_profile(
 def test_the_dual_era_reference_client_passes_every_rule_under_the_strict_profile(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    reference = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--root", "file:///tmp",
+    # It waits 4 s for an answer, not its 10: the silent scenario costs that.
+    reference = [sys.executable, "-m", "mcpref", "client", "--timeout", "4", "--protocol-version", "2026-07-28", "--root", "file:///tmp",
                  "--tool", "echo", "--", "{server}"]  # fmt: skip
     status, rows = check_client("strict", [], reference, capsys)
     assert list(rows) == [rule.id for rule in CLIENT_RULES]
@@ -131,7 +135,7 @@ def test_the_dual_era_reference_client_passes_every_rule_under_the_strict_profil
 def test_the_legacy_reference_client_passes_the_rest_and_leaves_the_modern_ones_untested(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    reference = [sys.executable, "-m", "mcpref", "client", "--tool", "echo", "--", "{server}"]
+    reference = [sys.executable, "-m", "mcpref", "client", "--timeout", "4", "--tool", "echo", "--", "{server}"]
     status, rows = check_client("strict", [], reference, capsys)
     modern = ("CLIENT-MOD-META", "CLIENT-MOD-STAYS-MODERN", "CLIENT-MOD-VERSION-RETRY", "CLIENT-MOD-INPUT-RETRY",
               "CLIENT-MOD-FALLBACK")

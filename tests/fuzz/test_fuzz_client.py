@@ -27,8 +27,13 @@ from mcpref.fuzz.judge.findings import Finding
 from mcpref.reference.rules import CLIENT_RULES
 from mcpref.reference.versions import Era
 
+# The clients and scripted servers run untraced: what they run is measured by tests of its own.
+pytestmark = pytest.mark.usefixtures("untraced")
+
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--protocol-version", "2026-07-28", "--tool", "echo", "--", "{server}"]
+# The reference client waits 4 s for an answer, not its 10: the silent scenario costs that.
+REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--timeout", "4", "--protocol-version", "2026-07-28", "--tool", "echo",
+                    "--", "{server}"]  # fmt: skip
 READS_PER_CHUNK = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "reads_per_chunk.py"), "--tool", "echo",
                    "--timeout", "3", "--", "{server}"]  # fmt: skip
 
@@ -189,7 +194,8 @@ def test_check_client_writes_html_junit_and_a_baseline_it_can_be_held_to(
 
 @pytest.mark.spec("CLIENT-SHUTDOWN")
 def test_compare_takes_clients(capsys: pytest.CaptureFixture[str]) -> None:
-    kills = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "kills_server.py"), "--tool", "echo", "--", "{server}"]
+    kills = [sys.executable, str(ROOT / "examples" / "buggy_clients" / "kills_server.py"), "--timeout", "4", "--tool", "echo",
+             "--", "{server}"]  # fmt: skip
     argv = ["compare", "--clients", "--json", "--profile", "strict", "--label", "reference", "--label", "kills",
             "--", *REFERENCE_CLIENT, "---", *kills]  # fmt: skip
     assert main(argv) == 1

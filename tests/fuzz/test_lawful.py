@@ -154,12 +154,9 @@ def test_every_lawful_example_is_tested() -> None:
     assert set(ERAS) <= {param.values[0] for param in SERVERS}
 
 
+@pytest.mark.usefixtures("untraced")  # the targets check_rows starts in this process
 @pytest.mark.parametrize("name", SERVERS)
-def test_a_lawful_variant_is_never_failed_under_spec(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, request: pytest.FixtureRequest
-) -> None:
-    for key in [key for key in os.environ if key.startswith("COVERAGE_")]:
-        monkeypatch.delenv(key)  # the targets check_rows starts in this process, untraced
+def test_a_lawful_variant_is_never_failed_under_spec(tmp_path: Path, name: str, request: pytest.FixtureRequest) -> None:
     (rule,) = request.node.get_closest_marker("spec").args
     target = [sys.executable, str(LAWFUL / f"{name}.py")]
     for era in ERAS.get(name, (LEGACY,)):

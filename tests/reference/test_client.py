@@ -318,6 +318,14 @@ def test_a_server_that_errs_falls_silent_or_is_stubborn() -> None:
     assert done.returncode == 1 and b"no answer within 0.5 s" in done.stderr
 
 
+def test_a_server_without_tools_is_not_called() -> None:
+    bare = [sys.executable, "-c", "import sys; sys.stdin.readline(); print('{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":"
+            "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"serverInfo\":{\"name\":\"b\",\"version\":\"1\"}}}', flush=True); "
+            "sys.stdin.read()"]  # fmt: skip
+    done = subprocess.run(client_command("--tool", "echo", "--", *bare), capture_output=True, timeout=60, check=False)
+    assert done.returncode == 1 and b"the server announced no tools (it offered [])" in done.stderr
+
+
 def test_what_is_shown_of_odd_results(capsys: pytest.CaptureFixture[str]) -> None:
     from mcpref.reference.client_stdio import _shown
 
