@@ -19,7 +19,7 @@ from mcpref.fuzz.integrate.check_client import rows, run_scenarios
 from mcpref.fuzz.judge.findings import Profile
 from mcpref.reference.rules import CLIENT_RULES
 
-pytestmark = pytest.mark.peers
+pytestmark = [pytest.mark.peers, pytest.mark.usefixtures("untraced")]  # the clients run untraced
 
 # Both SDKs send tools/list to a server that announced no tools: neither checks the server's
 # capabilities before a request by default. The TypeScript SDK does with the Client option
@@ -41,7 +41,8 @@ def verdicts(template: list[str]) -> dict[str, str]:
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_the_python_sdk_client_shows_only_the_triaged_findings(mode: str) -> None:
     pytest.importorskip("mcp", reason="the official Python SDK (PyPI mcp) is not installed: pip install -e '.[dev]'")
-    template = [sys.executable, str(PEERS / "python_client.py"), "--mode", mode, "--", "{server}"]
+    # A call waits 4 s, not the driver's 10: the silent scenario costs that wait.
+    template = [sys.executable, str(PEERS / "python_client.py"), "--mode", mode, "--timeout", "4", "--", "{server}"]
     assert verdicts(template) == (TRIAGED if mode == "auto" else {**TRIAGED, **LEGACY_ONLY})
 
 
