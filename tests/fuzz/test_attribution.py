@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,28 @@ def test_a_bare_cr_read_as_a_line_end_is_relabelled_as_a_warning() -> None:
     case = Case((b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n',))
     relabelled = relabel_false_line_ends([LOST], case, (), lambda _: ([], (PONG,)), Profile.SPEC)
     assert [(f.rule, f.mandatory) for f in relabelled] == [("FRAME-LF-ONLY", False)]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_a_split_at_a_cr_beside_a_u2028_the_server_does_not_split_on_is_still_a_warning() -> None:
+    case = Case(('{"jsonrpc":"2.0",\r"id":1,"method":"echo","params":{"x":"a\u2028b"}}\n'.encode(),))
+    ran: list[Case] = []
+
+    def execute(lost_with_crs: bool) -> Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]:
+        def run(again: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+            ran.append(again)
+            crs_left = b"\r" in again.lines[0].removesuffix(b"\n")
+            return ([LOST] if crs_left or (lost_with_crs and b"\xe2\x80\xa8" in again.lines[0]) else [], (PONG,))
+
+        return run
+
+    # The answer comes back once the CRs alone are harmless: the CR was the cause, an open reading.
+    relabelled = relabel_false_line_ends([LOST], case, (), execute(False), Profile.SPEC)
+    assert [(f.rule, f.mandatory) for f in relabelled] == [("FRAME-LF-ONLY", False)]
+    assert ran[-1] == defanged(case, crs_only=True) and b"\xe2\x80\xa8" in ran[-1].lines[0]
+    # It is still lost: the U+2028 split the line, which no reading of "newline" allows.
+    relabelled = relabel_false_line_ends([LOST], case, (), execute(True), Profile.SPEC)
+    assert [(f.rule, f.mandatory) for f in relabelled] == [("FRAME-LF-ONLY", True)]
 
 
 DISCOVER_BARE = b'{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{}}}\n'

@@ -52,6 +52,7 @@ CAMPAIGNED = {
     "reports_progress",
     "logs_when_asked",
     "cancels_its_ping",
+    "notifies_once_initialized",
 }
 LEGACY: tuple[str, ...] = ()
 MODERN = ("--protocol-version", "2026-07-28")
@@ -111,6 +112,7 @@ SERVERS = [
     pytest.param("initialized_early_completes", marks=pytest.mark.spec("LIFE-INITIALIZED-EARLY")),
     pytest.param("second_initialize_answered", marks=pytest.mark.spec("LIFE-SECOND-INIT")),
     pytest.param("early_ping", marks=pytest.mark.spec("LIFE-SERVER-EARLY")),
+    pytest.param("notifies_once_initialized", marks=pytest.mark.spec("LIFE-SERVER-EARLY")),
     pytest.param("announces_list_changes", marks=pytest.mark.spec("CAP-LIST-CHANGED")),
     pytest.param("reports_progress", marks=pytest.mark.spec("PROGRESS-TOKEN")),
     pytest.param("cancels_its_ping", marks=pytest.mark.spec("RPC-CANCEL-OWN")),
@@ -165,3 +167,15 @@ def test_a_lawful_variant_is_never_failed_under_spec(tmp_path: Path, name: str, 
             status, report = campaign(tmp_path, f"{name}{'-modern' if era else ''}", "spec", target, CASES, *era)
             found = [(failure["id"], failure.get("message"), failure["input"]) for failure in report["failures"]]  # type: ignore[attr-defined]
             assert (status, found) == (0, []), era
+
+
+@pytest.mark.spec("LIFE-SERVER-EARLY")
+@pytest.mark.usefixtures("untraced")
+def test_a_notification_once_initialized_was_received_is_not_early_under_strict_either(tmp_path: Path) -> None:
+    # A SHOULD NOT: spec never fails it, so the lawful test above cannot tell a false warning.
+    target = [sys.executable, str(LAWFUL / "notifies_once_initialized.py")]
+    rows = check_rows(target, Profile.STRICT, Timing(), only=frozenset({"LIFE-SERVER-EARLY"}))
+    assert [(row["id"], row["status"]) for row in rows] == [("LIFE-SERVER-EARLY", "pass")]
+    status, report = campaign(tmp_path, "notifies_once_initialized", "strict", target, CASES)
+    found = [finding["id"] for kind in ("failures", "warnings") for finding in report[kind]]  # type: ignore[attr-defined]
+    assert (status, found) == (0, [])

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
 
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.target import SENTINEL_IDS
 from mcpref.fuzz.generate.strategies import encode, initialize, request
-from mcpref.fuzz.judge.oracle import Finding, Profile
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 
 ROOTS = b'{"jsonrpc":"2.0","id":"s1","method":"roots/list"}'
 SAMPLING = b'{"jsonrpc":"2.0","id":"s2","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}'
@@ -45,6 +47,34 @@ def test_asking_for_a_capability_the_client_did_not_declare_fails_once_per_metho
     assert _judge(lines, [INIT_RESULT, ping, PONG]) == []
     # Before the initialize answer it is LIFE-SERVER-EARLY's, not filed twice.
     assert by_rule(_judge(lines, [ROOTS, INIT_RESULT, PONG])) == ["LIFE-SERVER-EARLY"]
+
+
+@pytest.mark.spec("LIFE-SERVER-EARLY")
+def test_a_notification_written_once_initialized_was_read_is_not_early_even_before_the_answer() -> None:
+    # initialize and initialized written together; the server wrote list_changed, then its answer.
+    stream = b"".join([*HANDSHAKE, encode(request(1, "ping"))])
+    output = (TOOLS_CHANGED, INIT_RESULT, PONG)
+    initialized_end = len(HANDSHAKE[0]) + len(HANDSHAKE[1])
+
+    def findings(sent_before: tuple[int, ...]) -> list[str]:
+        return by_rule(judge(stream, Observation(output, b"", True, SENTINEL_IDS, sent_before=sent_before)))
+
+    # initialized had been sent when its notification was read: it may have been written after.
+    assert findings((initialized_end, initialized_end, len(stream))) == []
+    assert findings((len(stream),) * 3) == []
+    # Only initialize had been sent, or nothing: the notification came before initialized.
+    assert findings((initialized_end - 1, initialized_end, len(stream))) == ["LIFE-SERVER-EARLY"]
+    assert findings((0, initialized_end, len(stream))) == ["LIFE-SERVER-EARLY"]
+    # Unmeasured (an observation built by hand), or no initialized sent at all: early.
+    assert findings(()) == ["LIFE-SERVER-EARLY"]
+    alone = b"".join([HANDSHAKE[0], encode(request(1, "ping"))])
+    observed = Observation(output, b"", True, SENTINEL_IDS, sent_before=(len(alone),) * 3)
+    assert by_rule(judge(alone, observed)) == ["LIFE-SERVER-EARLY"]
+    # An unterminated initialized at the end may be read as a line at EOF.
+    cut = stream[: initialized_end - 1]
+    output = (TOOLS_CHANGED, INIT_RESULT)
+    observed = Observation(output, b"", True, (), True, sent_before=(len(cut), len(cut)))
+    assert "LIFE-SERVER-EARLY" not in by_rule(judge(cut, observed))
 
 
 @pytest.mark.spec("CAP-CLIENT-DECLARED")

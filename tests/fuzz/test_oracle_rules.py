@@ -337,6 +337,9 @@ def test_a_request_on_a_line_with_a_false_line_end_must_be_answered_once(line: b
     assert verdict(_judge([*HANDSHAKE, line], split)) == expected
     # Silence alone shows no split: the line was dropped for some other reason.
     assert verdict(_judge([*HANDSHAKE, line], [INIT_RESULT])) == fails("RPC-ONE-ANSWER")
+    # Nor does an id-null error that another line explains.
+    not_json = b"pas du json\n"
+    assert verdict(_judge([*HANDSHAKE, line, not_json], [INIT_RESULT, PARSE_REFUSAL])) == fails("RPC-ONE-ANSWER")
 
 
 @pytest.mark.spec("FRAME-BLANK-LINE")

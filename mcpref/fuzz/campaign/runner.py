@@ -311,7 +311,7 @@ class Campaign:
         self.warnings: dict[str, Failure] = {}
         self._last_progress = 0.0
         self._round_start = 0  # the case count when the current round began
-        self._sessions: dict[bytes, Session] = {}
+        self._sessions: dict[tuple[bytes, ...], Session] = {}
         self._spares: list[Process] = []  # the next fresh runs' processes, started ahead
         # After a failure its kept session is ended, and the next case, a shrink step most often,
         # fails too: run fresh at once, it costs one process start where a new session and a
@@ -356,7 +356,7 @@ class Campaign:
             self._fresh_next = head is not None and bool(_failing(findings, self.profile))
             return run, findings
         started = time.monotonic()
-        run = session.run(case.chunks[1:], case.settle)
+        run = session.run(case.chunks[len(head) :], case.settle)
         self.stats.target_seconds += time.monotonic() - started
         self.stats.kept += 1
         self.stats.messages += case.messages - 2
@@ -418,7 +418,7 @@ class Campaign:
     def _new_warnings(self, findings: list[Finding]) -> bool:
         return any(f.status(self.profile) is Status.WARN and f.rule not in self.warnings for f in findings)
 
-    def _session(self, head: bytes) -> Session | None:
+    def _session(self, head: tuple[bytes, ...]) -> Session | None:
         """The kept session for ``head``, started if need be; None for a target that cannot be kept."""
         if head not in self._sessions:
             started = time.monotonic()
@@ -438,7 +438,7 @@ class Campaign:
         for head in list(self._sessions):
             self._end_session(head)
 
-    def _end_session(self, head: bytes) -> None:
+    def _end_session(self, head: tuple[bytes, ...]) -> None:
         self._sessions.pop(head).close()
 
     def close(self) -> None:
@@ -647,16 +647,20 @@ def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:
 
 _FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
 _LOST = ("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
+# Rules whose evidence is what had been sent when a line was read: a cut lets the finding be seen,
+# it does not cause it, and in one piece it cannot be seen at all.
+_SEEN_THROUGH_CUTS = frozenset({"LIFE-SERVER-EARLY"})
 
 
-def defanged(case: Case) -> Case:
+def defanged(case: Case, crs_only: bool = False) -> Case:
     """The case with every false line end made harmless: a raw CR between tokens becomes a space,
-    a raw U+2028, U+2029 or U+0085 its escape. The messages mean the same; only a reader that
-    splits lines on those characters sees a difference. One chunk, so cut positions need not move."""
+    a raw U+2028, U+2029 or U+0085 its escape (with ``crs_only``, the CRs alone). The messages mean
+    the same; only a reader that splits lines on those characters sees a difference. One chunk,
+    so cut positions need not move."""
     lines = []
     for line in case.lines:
         text = line.decode("utf-8", "surrogateescape").replace("\r", " ")
-        for raw, escaped in _FALSE_LINE_ENDS_IN_STRINGS.items():
+        for raw, escaped in () if crs_only else _FALSE_LINE_ENDS_IN_STRINGS.items():
             text = text.replace(raw, escaped)
         lines.append(text.encode("utf-8", "surrogateescape"))
     return replace(case, lines=tuple(lines), cuts=())
@@ -671,7 +675,7 @@ def chunking_finding(
 ) -> Finding | None:
     """FRAME-CHUNK-INVARIANT for a failing ``finding`` that goes away when the same bytes are written
     in one piece, or one line a write: the cutting alone caused it. None when it stays."""
-    if len(case.chunks) < 2 and len(case.lines) < 2:
+    if (len(case.chunks) < 2 and len(case.lines) < 2) or finding.rule in _SEEN_THROUGH_CUTS:
         return None
     offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
     # A long pause keeps one line per read even on a loaded machine. Not before stdin closes: a
@@ -715,7 +719,13 @@ def relabel_false_line_ends(
     defanged_findings, defanged_output = execute(defanged(case))
     if defanged_output == output or any(f.rule in _LOST for f in _failing(defanged_findings, profile)):
         return findings
-    cr_only = all(only_cr_line_ends(line) for line in case.lines if has_false_line_end(line))
+    false_ends = [line for line in case.lines if has_false_line_end(line)]
+    cr_only = all(only_cr_line_ends(line) for line in false_ends)
+    if not cr_only and any(b"\r" in line.removesuffix(b"\n").removesuffix(b"\r") for line in false_ends):
+        # Bare CRs and other separators: the others are the cause only if answers are still lost
+        # once the CRs alone are made harmless; else the CRs may be, and that reading is open.
+        cr_findings, _ = execute(defanged(case, crs_only=True))
+        cr_only = not any(f.rule in _LOST for f in _failing(cr_findings, profile))
     return [
         Finding(
             "FRAME-LF-ONLY",

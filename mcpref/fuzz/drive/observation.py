@@ -14,3 +14,7 @@ class Observation:
     eof: bool = False  # the session ended by closing stdin: work still in flight may be dropped
     latency: float = 0.0  # seconds: the longest wait for the server after its first line (STDIO-LATENCY)
     ending: str = ""  # what was seen of a server that did not survive
+    # For each output line, how many bytes of the stream judged had been written to the server when
+    # the line was read: it cannot have received more before writing it (LIFE-SERVER-EARLY).
+    # () when unmeasured.
+    sent_before: tuple[int, ...] = ()

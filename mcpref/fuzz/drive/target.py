@@ -219,6 +219,10 @@ class Process:
         self.received = 0  # stdout bytes so far, against max_output
         self.err_received = 0
         self.written = 0  # bytes written to stdin so far
+        # Bytes of the case's own stream written so far (replies and probes are not the case's),
+        # and its count as each stdout line was read (``Observation.sent_before``).
+        self.stream_written = 0
+        self.sent_marks: list[int] = []
         self.writing = False
         self.waits_for_reads = True
         self.first_read_at: float | None = None  # when the target was first seen to read its stdin
@@ -332,6 +336,7 @@ class Process:
             line = bytes(self.out[:cut])
             del self.out[: cut + 1]
             self.lines.append(line)
+            self.sent_marks.append(self.stream_written)
             if self.events is not None:
                 self.events.append(Event(Direction.RECEIVED, line))
             self._inspect(line)
@@ -356,8 +361,9 @@ class Process:
                 result["error"] = {"code": -32601, "message": "Method not found"}
             self.replies.append((json.dumps(result) + "\n").encode())
 
-    def write(self, data: bytes) -> None:
-        """Write all of ``data`` (reading meanwhile), unless the target stops reading."""
+    def write(self, data: bytes, *, chunk: bool = False) -> None:
+        """Write all of ``data`` (reading meanwhile), unless the target stops reading; ``chunk``
+        says that ``data`` is the case's own, not a reply or a probe."""
         view = memoryview(data)
         wait: Wait | None = None
         if self.events is not None and data:
@@ -368,6 +374,8 @@ class Process:
                 try:
                     written = os.write(self.stdin, view)
                     self.written += written
+                    if chunk:
+                        self.stream_written += written
                     view = view[written:]
                 except BlockingIOError:
                     now = time.monotonic()
@@ -400,7 +408,7 @@ class Process:
         Without a pause, a target not seen to read could get two chunks in one read.
         """
         started = time.monotonic()
-        self.write(chunk)
+        self.write(chunk, chunk=True)
         if self.wait_until_read():
             self.took(started)
         self.pump(pause if self.waits_for_reads else max(pause, self.timing.pause))
@@ -534,7 +542,14 @@ def run_case(
     finally:
         status, trailing = process.finish()
     observation = Observation(
-        tuple(process.lines), trailing, survived, () if eof else SENTINEL_IDS, eof, process.slowest, ending
+        tuple(process.lines),
+        trailing,
+        survived,
+        () if eof else SENTINEL_IDS,
+        eof,
+        process.slowest,
+        ending,
+        tuple(process.sent_marks),
     )
     events = tuple(process.events or ())
     return Run(observation, status, bytes(process.err), tuple(process.notes), events, time.monotonic() - started)
@@ -552,21 +567,29 @@ class Session:
     """
 
     def __init__(
-        self, argv: list[str], timing: Timing, handshake: bytes, process: Process | None = None, era: Era = Era.LEGACY
+        self,
+        argv: list[str],
+        timing: Timing,
+        handshake: tuple[bytes, ...],
+        process: Process | None = None,
+        era: Era = Era.LEGACY,
     ) -> None:
-        """``process``, when given, is the target started earlier and sent nothing yet."""
+        """``handshake``: the chunks it is written in. ``process``, when given, is the target started
+        earlier and sent nothing yet."""
         self.timing = timing
         self.era = era
         self.process = process or Process(argv, timing)
         self.process.answers_requests = era is Era.LEGACY
         self.cases = 0
         try:
-            self.alive = self._probe([handshake], None)  # a fresh target may take its time to start
+            self.alive = self._probe(handshake, None)  # a fresh target may take its time to start
         except OutOfTime:
             self.process.finish()  # no session to close: none outlives its run
             raise
         self.first_probe = self.process.probes[0]
         self.handshake_output = tuple(self.process.lines)
+        self.handshake_marks = tuple(self.process.sent_marks)
+        self.handshake_size = sum(map(len, handshake))
 
     def _probe(self, chunks: Sequence[bytes], idle: float | None) -> bool:
         """Write ``chunks`` as a case does, then a probe; whether the target answered it and can go on."""
@@ -596,6 +619,8 @@ class Session:
         process = self.process
         self.cases += 1
         process.lines, process.notes, process.received, process.slowest = [], [], 0, 0.0
+        # The case's stream is the handshake and this body; earlier bodies are not in it.
+        process.sent_marks, process.stream_written = [], self.handshake_size
         self.alive = self._probe(chunks, self.timing.patience.retry)
         process.pump(settle)
         return self._observed()
@@ -617,6 +642,7 @@ class Session:
             False,
             process.slowest,
             "" if survived else process.ending(),
+            self.handshake_marks + tuple(process.sent_marks),
         )
         return Run(observation, process.proc.poll(), bytes(process.err), tuple(process.notes))
 

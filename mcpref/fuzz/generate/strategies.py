@@ -17,7 +17,7 @@ import itertools
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
@@ -51,14 +51,20 @@ class Case:
         return len(self.lines)
 
     @property
-    def kept_handshake(self) -> bytes | None:
-        """The plain handshake this case starts with when a cut follows it, else None.
+    def kept_handshake(self) -> tuple[bytes, ...] | None:
+        """The plain handshake this case starts with, as the chunks it is written in (one, or
+        initialize and notifications/initialized apart), when a cut follows it; else None.
 
         Such a case can run in a process kept from an earlier one (``fuzz.target.Session``):
         its body reaches the target as the same chunks either way. One that ends by closing stdin
         ends its process: it runs in a fresh one.
         """
-        return None if self.eof else self.opening_chunk(PLAIN_HANDSHAKES)
+        if self.eof:
+            return None
+        if (head := self.opening_chunk(PLAIN_HANDSHAKES)) is not None:
+            return (head,)
+        stepwise = b"".join(self.lines[:2]) in PLAIN_HANDSHAKES and self.chunks[:2] == self.lines[:2]
+        return self.lines[:2] if stepwise else None
 
     def opening_chunk(self, handshakes: frozenset[bytes]) -> bytes | None:
         """The case's first two lines when they are one of ``handshakes`` and its first chunk."""
@@ -127,6 +133,8 @@ PLAIN_SHARE = 150
 HANDSHAKE_SHAPES = st.sampled_from(
     ("full",) * PLAIN_SHARE + ("no-initialized", "none", "twice", "early-initialized", "bad-version", "malformed")
 )
+# One plain handshake in eight is written in two chunks.
+STEPWISE = st.sampled_from((False,) * 7 + (True,))
 BAD_VERSIONS = st.sampled_from(["1999-01-01", "2026-07-28", "", "2025-03-26 "])
 _MALFORMED_INIT_PARAMS: tuple[Callable[[str], JsonDict], ...] = (
     lambda version: {},
@@ -393,16 +401,23 @@ EVERY_AIMED = st.booleans()
 def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 32) -> Case:
     """A session: a handshake ordering, then well-formed and hostile lines, cut into chunks."""
     lines = [encode(message) for message in draw(handshake(version))]
+    plain = b"".join(lines[:2]) in PLAIN_HANDSHAKES
     # The other orderings run in a fresh process, which pauses after every chunk: their
     # bodies stay short, the handshake being what they test.
-    plain_ordering = b"".join(lines[:2]) in PLAIN_HANDSHAKES
-    count = draw(st.integers(0, max_lines if plain_ordering else FRESH_MAX_LINES), label="body lines")
+    count = draw(st.integers(0, max_lines if plain else FRESH_MAX_LINES), label="body lines")
     lines += [draw(body_line(index)).data for index in range(count)]
-    # A plain handshake is never cut, and always cut after, so that a kept process can run
-    # the body; the other orderings test the cutting of handshakes. The first body line
-    # may complete a plain handshake too (an initialize alone, then notifications/initialized).
-    head = len(lines[0]) + len(lines[1]) if b"".join(lines[:2]) in PLAIN_HANDSHAKES else 0
-    return cut(draw, lines, head)
+    # A plain handshake is never cut inside its lines, and always cut after, so that a kept
+    # process can run the body; the other orderings test the cutting of handshakes. Some plain
+    # handshakes come as a client that awaits the initialize answer writes them,
+    # notifications/initialized a chunk later: only then can what the server writes before
+    # receiving it be seen (LIFE-SERVER-EARLY). The first body line may complete a plain
+    # handshake too (an initialize alone, then notifications/initialized).
+    if not plain:
+        return cut(draw, lines, 0)
+    case = cut(draw, lines, len(lines[0]) + len(lines[1]))
+    if draw(STEPWISE, label="initialized a chunk after initialize"):
+        return replace(case, cuts=(len(lines[0]), *case.cuts))
+    return case
 
 
 def cut(draw: st.DrawFn, lines: list[bytes], head: int) -> Case:

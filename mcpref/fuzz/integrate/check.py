@@ -204,7 +204,7 @@ class _Scenarios:
             else:
                 return None
         try:
-            session = Session(self.command, self.timing, head)
+            session = Session(self.command, self.timing, (head,))
         except BaseException:  # out of time, or a target that cannot start: no process to wait for
             with self._free:
                 self._started[head] -= 1

@@ -9,8 +9,10 @@ later requests are judged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mcpref.fuzz.judge.modern import LEGACY_NAMES, LISTEN_FILTER_OF, UNSUPPORTED_PROTOCOL_VERSION, error_code, show
-from mcpref.fuzz.judge.reading import Request, initialize_params_problem
+from mcpref.fuzz.judge.reading import Notification, Request, initialize_params_problem
 from mcpref.fuzz.judge.session import Session, Target, answered, id_key, result_of
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, JsonObject, JsonValue, RequestId
 from mcpref.reference.versions import KNOWN, SUPPORTED_NAMES
@@ -136,12 +138,14 @@ def _before_initialize_answer(session: Session, index: int, request_id: RequestI
         if session.modern.server.speaks
         else set()
     )
+    received = _initialized_received(session)
     early_methods = [
         show(value.get("method"))
         for position, value in session.server_messages
         if position < answered_at
         and value.get("method") not in ("ping", "notifications/message")
         and position not in modern
+        and not received(position)
     ]
     if early_methods:
         session.find(
@@ -151,6 +155,24 @@ def _before_initialize_answer(session: Session, index: int, request_id: RequestI
             "only ping and log messages before it",
             ", ".join(early_methods),
         )
+
+
+def _initialized_received(session: Session) -> Callable[[int], bool]:
+    """Whether the server may have received a notifications/initialized before writing an output line.
+
+    The rule's words are "before receiving the initialized notification": a server that reads one
+    sent right behind initialize (as mcpref may send it) and then writes before its initialize
+    answer keeps to them. What had been sent when the line was read bounds what the server had
+    received when it wrote it; the line gets the benefit of the doubt. Unmeasured: not received.
+    """
+    marks = session.observation.sent_before
+    end = 0
+    for line in session.input:
+        end += len(line.data) + 1
+        if any(isinstance(message, Notification) and message.method == "notifications/initialized" for message in line.messages):
+            last = min(end, session.stream_size)  # an unterminated last line may be read at EOF
+            return lambda position: bool(marks) and marks[position] >= last
+    return lambda position: False
 
 
 def _refused_initialize(session: Session, index: int, requested: JsonValue, answer: JsonObject) -> None:

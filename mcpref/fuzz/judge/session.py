@@ -75,6 +75,7 @@ class Session:
     def __init__(self, stream: bytes, observation: Observation) -> None:
         self.input = read_input(stream)
         self.unterminated = not stream.endswith(b"\n")
+        self.stream_size = len(stream)
         self.observation = observation
         self.findings: list[Finding] = []
         self.target = Target()
