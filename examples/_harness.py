@@ -142,12 +142,19 @@ def notifying_after(method: str, notice: Send) -> LineHook:
     return on_line
 
 
-def progress_first(values: tuple[float, ...]) -> LineHook:
+def call_request(line: bytes, method: str) -> tuple[Request, dict[str, Any]] | None:
+    """``enveloped_request`` for a request of ``method``, of either era."""
+    found = enveloped_request(line)
+    return None if found is None or found[0].method != method else found
+
+
+def progress_first(values: tuple[float, ...], *, either_era: bool = False) -> LineHook:
     """An ``on_line`` that writes, before the reference's effects for a legacy ``tools/call`` asking
-    for progress, a progress notification for its token at each of ``values`` (of a total of 1)."""
+    for progress (of either era, with ``either_era``), a progress notification for its token at
+    each of ``values`` (of a total of 1)."""
 
     def on_line(line: bytes, handle: Handle) -> list[Effect]:
-        found = legacy_request(line, "tools/call")
+        found = (call_request if either_era else legacy_request)(line, "tools/call")
         token = None if found is None else progress_token(found[1])
         if token is None:
             return handle(line)

@@ -4,7 +4,8 @@ The reference stops a cancelled request and writes nothing for it. Here every
 ``notifications/cancelled`` the client sends is also echoed to stdout: a cancellation of a request
 the server never sent (the client's own), then handled as the reference handles it.
 Imitates: servers that relay cancellations to every side of a session.
-Caught as: RPC-CANCEL-OWN, profile ``spec``.
+Caught as: RPC-CANCEL-OWN, profile ``spec``; in the modern era, where a server cancels nothing but
+a ``subscriptions/listen`` stream, MOD-SERVER-CANCEL.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""Bug: a legacy tool call that asked for progress gets the same progress value twice.
+"""Bug: a tool call that asked for progress gets the same progress value twice, in either era.
 
-The reference reports no progress, which the specification allows. Here a legacy ``tools/call``
-carrying ``_meta.progressToken`` first gets two ``notifications/progress`` for its token, both at
-0 of 1, then the reference's answer.
+The reference reports no progress, which the specification allows. Here a ``tools/call``
+carrying ``_meta.progressToken`` (legacy or modern) first gets two ``notifications/progress`` for
+its token, both at 0 of 1, then the reference's answer.
 Imitates: servers that report a step's start and its end with the same counter.
-Caught as: PROGRESS-INCREASING, profile ``spec``.
+Caught as: PROGRESS-INCREASING, profile ``spec``, in both eras.
 """
 
 from __future__ import annotations
@@ -17,4 +17,4 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 from _harness import progress_first, run
 
 if __name__ == "__main__":
-    raise SystemExit(run(on_line=progress_first((0, 0))))
+    raise SystemExit(run(on_line=progress_first((0, 0), either_era=True)))

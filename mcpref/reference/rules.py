@@ -209,6 +209,7 @@ RULES: tuple[Rule, ...] = (
     Rule("MOD-NO-SERVER-REQUESTS", _MN, MODERN, "A modern server writes no JSON-RPC request to stdout: it asks for input in results."),
     Rule("MOD-LOG-LEVEL", _MN, MODERN, "A modern server writes notifications/message only for a request whose _meta asks for a log level."),
     Rule("MOD-LISTEN-ONLY", _MN, MODERN, "A modern server writes list_changed and resources/updated only on a subscriptions/listen stream that asked for them."),
+    Rule("MOD-SERVER-CANCEL", _MN, MODERN, "A modern server writes notifications/cancelled only to end a subscriptions/listen stream."),
     Rule("MOD-LEGACY-INIT", _S, MODERN, "A server that serves no legacy version answers initialize with an error naming the versions it serves."),
     Rule("MOD-DUAL-ERA", _D, ALL, "By default the reference serves both eras at once: initialize opens a legacy session, modern requests go on."),
     # Capabilities.
@@ -220,8 +221,9 @@ RULES: tuple[Rule, ...] = (
     Rule("CAP-RESOURCE-SUBSCRIBED", _D, LEGACY, "notifications/resources/updated names only a resource the client subscribed to."),
     Rule("RPC-CANCEL-OWN", _M, LEGACY, "A server's notifications/cancelled names a request the server itself sent."),
     # Progress.
-    Rule("PROGRESS-TOKEN", _M, LEGACY, "A progress notification names the progressToken of a request not yet answered."),
-    Rule("PROGRESS-INCREASING", _M, LEGACY, "The progress value of a token increases with each notification."),
+    Rule("CAP-ELICIT-COMPLETE", _M, only("2025-11-25"), "A notifications/elicitation/complete names the elicitationId of a url-mode elicitation the server started with this client."),
+    Rule("PROGRESS-TOKEN", _M, ALL, "A progress notification names the progressToken of a request not yet answered."),
+    Rule("PROGRESS-INCREASING", _M, ALL, "The progress value of a token increases with each notification."),
     # Tools.
     Rule(
         "TOOLS-LIST-SHAPE",

@@ -52,6 +52,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "progress_after_result": ("spec", "PROGRESS-TOKEN"),
     "progress_repeats": ("spec", "PROGRESS-INCREASING"),
     "cancels_back": ("spec", "RPC-CANCEL-OWN"),
+    "completes_unknown_elicitation": ("spec", "CAP-ELICIT-COMPLETE"),
 }
 # What a finding must never be filed as, for an example (a false attribution once made).
 NEVER: dict[str, str] = {"null_id_for_invalid": "RPC-NOTIFICATION-SILENT"}
@@ -84,7 +85,7 @@ def campaign(
     "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
     "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY", "RPC-JSON-LIMITS", "CAP-LOGGING-DECLARED",
     "CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "CAP-RESOURCE-SUBSCRIBED", "PROGRESS-TOKEN", "PROGRESS-INCREASING",
-    "RPC-CANCEL-OWN",
+    "RPC-CANCEL-OWN", "CAP-ELICIT-COMPLETE",
 )
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:
@@ -151,6 +152,9 @@ MODERN_EXPECTED: dict[str, str] = {
     "capability_as_invalid_params": "MOD-CAP-REQUIRED",
     "handshake_gate": "MOD-STATELESS",
     "notifies_unsubscribed": "MOD-LISTEN-ONLY",
+    "progress_after_result": "PROGRESS-TOKEN",
+    "progress_repeats": "PROGRESS-INCREASING",
+    "cancels_back": "MOD-SERVER-CANCEL",
 }
 MODERN = ("--protocol-version", "2026-07-28")
 

@@ -77,6 +77,35 @@ def test_a_notification_written_once_initialized_was_read_is_not_early_even_befo
     assert "LIFE-SERVER-EARLY" not in by_rule(judge(cut, observed))
 
 
+@pytest.mark.spec("CAP-ELICIT-COMPLETE")
+def test_an_elicitation_completed_is_one_the_server_started_with_this_client() -> None:
+    complete = b'{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-1"}}'
+    ping = encode(request(1, "ping"))
+    assert by_rule(_judge([*HANDSHAKE, ping], [INIT_RESULT, complete, PONG])) == ["CAP-ELICIT-COMPLETE"]
+    # Started by a url-mode elicitation/create of its own, to a client that declared url mode...
+    client = {"name": "c", "version": "1"}
+    params = {"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"url": {}}}, "clientInfo": client}
+    declaring = encode(request(0, "initialize", params))
+    url = {"mode": "url", "elicitationId": "e-1", "url": "https://example.com/a", "message": "m"}
+    create = encode({"jsonrpc": "2.0", "id": "s1", "method": "elicitation/create", "params": url}).rstrip(b"\n")
+    assert _judge([declaring, HANDSHAKE[1], ping], [INIT_RESULT, create, complete, PONG]) == []
+    assert by_rule(_judge([declaring, HANDSHAKE[1], ping], [INIT_RESULT, complete, create, PONG])) == [
+        "CAP-ELICIT-COMPLETE"  # the completion came first
+    ]
+    # ... or by the elicitations of a -32042 error it answered with.
+    call = encode(request(2, "tools/call", {"name": "echo", "arguments": {"text": "x"}}))
+    data = {"elicitations": [url]}
+    required = encode({"jsonrpc": "2.0", "id": 2, "error": {"code": -32042, "message": "m", "data": data}}).rstrip(b"\n")
+    assert "CAP-ELICIT-COMPLETE" not in by_rule(_judge([*HANDSHAKE, call, ping], [INIT_RESULT, required, complete, PONG]))
+    # Elicitations that name no id, and a line that is no JSON, start nothing.
+    nameless = encode({"jsonrpc": "2.0", "id": 2, "error": {"code": -32042, "message": "m", "data": {"elicitations": [5, {"elicitationId": 7}]}}})
+    for output in ([INIT_RESULT, nameless.rstrip(b"\n"), complete, PONG], [INIT_RESULT, b"-32042 {", complete, PONG]):
+        assert "CAP-ELICIT-COMPLETE" in by_rule(_judge([*HANDSHAKE, call, ping], output))
+    # Before 2025-11-25 the notification does not exist: not judged under this rule.
+    handshake, result = _at("2025-06-18")
+    assert "CAP-ELICIT-COMPLETE" not in by_rule(_judge([*handshake, ping], [result, complete, PONG]))
+
+
 @pytest.mark.spec("CAP-CLIENT-DECLARED")
 def test_an_undeclared_capability_used_before_2025_06_18_is_a_should() -> None:
     handshake, result = _at("2025-03-26")

@@ -357,6 +357,34 @@ def test_a_log_message_no_modern_request_asked_for_fails_once() -> None:
     assert verdict([asking, unasked], [served, log.rstrip(b"\n"), listed]) == {"MOD-LOG-LEVEL"}
 
 
+@pytest.mark.spec("PROGRESS-TOKEN", "PROGRESS-INCREASING")
+def test_progress_in_the_modern_era_is_the_asking_requests_until_its_answer_and_grows() -> None:
+    def progress(token: Any, value: float) -> bytes:
+        return line({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": value}}).rstrip(b"\n")
+
+    asking = modern(1, "tools/call", {"name": "attendre", "arguments": {"ms": 5}}, progressToken="p-1")
+    served = result(1, typed(content=[{"type": "text", "text": "ok"}], isError=False))
+    assert verdict([asking], [progress("p-1", 0.5), progress("p-1", 1), served]) == set()
+    assert verdict([asking], [served, progress("p-1", 1)]) == {"PROGRESS-TOKEN"}  # after the answer
+    assert verdict([asking], [progress("other", 1), served]) == {"PROGRESS-TOKEN"}  # no request's token
+    assert verdict([asking], [progress("p-1", 1), progress("p-1", 1), served]) == {"PROGRESS-INCREASING"}
+
+
+@pytest.mark.spec("MOD-SERVER-CANCEL", "RPC-CANCEL-OWN")
+def test_a_modern_server_cancels_nothing_but_a_listen_stream() -> None:
+    def cancelled(request_id: Any) -> bytes:
+        return line({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}}).rstrip(b"\n")
+
+    call = modern(1, "tools/call", {"name": "attendre", "arguments": {"ms": 5}})
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+    assert verdict([call, cancel], [cancelled(1)]) == {"MOD-SERVER-CANCEL"}
+    assert verdict([call, cancel], [cancelled("x")]) == {"MOD-SERVER-CANCEL"}
+    listen = modern(2, "subscriptions/listen", {"notifications": {"toolsListChanged": True}})
+    # The listen request itself is left unanswered here: its own answer is not what is judged.
+    assert verdict([call, cancel, listen], [cancelled(2)]) - {"RPC-ONE-ANSWER"} == set()  # the end of its stream
+    assert verdict([call, cancel, listen], [cancelled("2")]) - {"RPC-ONE-ANSWER"} == {"MOD-SERVER-CANCEL"}
+
+
 @pytest.mark.spec("MOD-META-REQUIRED", "LIFE-PRE-INIT-REFUSED")
 def test_a_request_naming_no_version_refused_with_any_code_may_be_a_legacy_one_refused_early() -> None:
     # The Go SDK refuses it with code 0 "invalid during session initialization": a legacy request

@@ -359,6 +359,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "PROGRESS-TOKEN",
             "PROGRESS-INCREASING",
             "RPC-CANCEL-OWN",
+            "CAP-ELICIT-COMPLETE",
         ),
         *_ready(),
         *lines(

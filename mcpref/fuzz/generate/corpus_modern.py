@@ -12,7 +12,7 @@ import sys
 
 from mcpref.fuzz.generate import corpus
 from mcpref.fuzz.generate.corpus import Scenario, lines, scenario
-from mcpref.fuzz.generate.strategies import request
+from mcpref.fuzz.generate.strategies import notification, request
 from mcpref.reference.eras import LEGACY, META_LOG_LEVEL, META_VERSION, MODERN, meta
 from mcpref.reference.messages import JsonObject, JsonValue, RequestId
 from mcpref.reference.versions import BY_NAME as VERSIONS
@@ -71,11 +71,18 @@ SCENARIOS: tuple[Scenario, ...] = (
             "MOD-NO-SERVER-REQUESTS",
             "MOD-LOG-LEVEL",
             "MOD-LISTEN-ONLY",
+            "PROGRESS-TOKEN",
+            "PROGRESS-INCREASING",
+            "MOD-SERVER-CANCEL",
         ),
         modern(1, "tools/list"),
         modern(2, "tools/call", {"name": "echo", "arguments": {"text": "héllo"}}),
         modern(3, "tools/call", {"name": "lire_prix", "arguments": {"produit": "kiwi"}}),
-        modern(4, "tools/call", {"name": "attendre", "arguments": {"ms": 50}}),
+        # A call that asks for progress, as a modern request does: its token in its own _meta.
+        enveloped(4, "tools/call", {**meta("2026-07-28"), "progressToken": "p-4"}, {"name": "attendre", "arguments": {"ms": 50}}),
+        # A call the client then cancels: the server stops it, and cancels nothing of its own.
+        modern(5, "tools/call", {"name": "attendre", "arguments": {"ms": 300}}),
+        notification("notifications/cancelled", {"requestId": 5}),
     ),
     # A log message is due to a request that asks for one, until its answer, and to no other.
     _modern(

@@ -88,10 +88,12 @@ def modern_request(draw: st.DrawFn, index: int) -> JsonDict:
         return initialize(request_id, draw(st.sampled_from(("2025-11-25", "2026-07-28")), label="version"))
     params = _params(draw, method)
     if draw(st.integers(0, 9), label="envelope") < WHOLE_SHARE:
+        whole: JsonDict = {**meta(V2026_07_28.name)}
         if params.get("name") == "echo":  # echo calls ask for log messages (MOD-LOG-LEVEL)
-            return request(request_id, method, {**params, "_meta": {**meta(V2026_07_28.name), META_LOG_LEVEL: "debug"}})
-        whole: JsonDict = {**MODERN.request(request_id, method, params, V2026_07_28)}
-        return whole
+            whole[META_LOG_LEVEL] = "debug"
+        if method == "tools/call":  # and every call for progress, by its own id (PROGRESS-TOKEN)
+            whole["progressToken"] = request_id
+        return request(request_id, method, {**params, "_meta": whole})
     envelope = draw(ENVELOPES, label="broken envelope")()
     broken: JsonDict = {**params} if envelope is None else {**params, "_meta": envelope}
     return request(request_id, method, broken)

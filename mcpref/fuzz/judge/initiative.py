@@ -6,13 +6,15 @@ capability (CAP-LOGGING-DECLARED), requests for a client capability the client d
 (CAP-CLIENT-DECLARED), list-changed notifications without ``listChanged`` (CAP-LIST-CHANGED), resource updates for
 URIs the client did not subscribe to (CAP-RESOURCE-SUBSCRIBED),
 progress notifications for no request in progress, or going backwards (PROGRESS-TOKEN,
-PROGRESS-INCREASING), and cancellations of requests it never sent (RPC-CANCEL-OWN). Requests and
+PROGRESS-INCREASING: in both eras, progress being the requester's in each), completions of
+url-mode elicitations the server never started (CAP-ELICIT-COMPLETE), and cancellations of requests it never sent (RPC-CANCEL-OWN). Requests and
 list-changed notifications written before the legacy session opens are LIFE-SERVER-EARLY's (or
 the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from mcpref.fuzz.judge.modern import show, updated_uri
@@ -29,6 +31,7 @@ CLIENT_CAPABILITY_MUST = _LEGACY_SINCE_2025_06_18
 # The versions whose client capabilities name modes: sampling ``tools``, elicitation ``form`` and ``url``.
 SUB_CAPABILITIES = frozenset(version.name for version in since("2025-11-25") if version.era is Era.LEGACY)
 
+URL_ELICITATION_REQUIRED = -32042  # 2025-11-25: the error that starts url-mode elicitations
 # The server's requests that use a capability of the client.
 CLIENT_CAPABILITY_OF = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
 # The server's notifications that the ``listChanged`` of one of its own capabilities announces.
@@ -45,6 +48,7 @@ def judge(session: Session) -> None:
     _list_changed(session)
     _resource_updates(session)
     _progress(session)
+    _elicitations_completed(session)
     _cancellations(session)
 
 
@@ -187,8 +191,9 @@ def _written(session: Session, methods: dict[str, str], *, requests: bool) -> di
 
 def _progress(session: Session) -> None:
     """PROGRESS-TOKEN: a progress notification names the token of a request whose answer is not yet
-    written; PROGRESS-INCREASING: each token's progress grows. One finding per rule."""
-    judged = _judged(session)
+    written; PROGRESS-INCREASING: each token's progress grows. One finding per rule. The same in
+    both eras: a token is a request's, whichever era the request belongs to."""
+    judged = session.server_messages
     stray: list[str] = []
     backwards: list[str] = []
     last: dict[IdKey, float] = {}
@@ -222,6 +227,55 @@ def _progress(session: Session) -> None:
             "a greater progress value in each notification for a token",
             "; ".join(backwards),
         )
+
+
+def _elicitations_completed(session: Session) -> None:
+    """CAP-ELICIT-COMPLETE (2025-11-25): a notifications/elicitation/complete names the elicitationId of
+    a url-mode elicitation the server started earlier with this client: an ``elicitation/create``
+    request of its own, or an elicitation of a -32042 error it answered with. One finding."""
+    if session.target.version != "2025-11-25":
+        return  # the notification exists in that version only
+    started: set[str] = set()
+    foreign: list[JsonValue] = []
+    for _, value in _in_session(session):
+        params = value.get("params")
+        if value.get("method") == "elicitation/create" and "id" in value and isinstance(params, dict):
+            if isinstance(started_id := params.get("elicitationId"), str):
+                started.add(started_id)
+        elif value.get("method") == "notifications/elicitation/complete" and "id" not in value:
+            named = params.get("elicitationId") if isinstance(params, dict) else None
+            if not (isinstance(named, str) and named in started):
+                foreign.append(named)
+    if foreign:
+        # Favourable to the server: an elicitation of a -32042 error counts wherever the error came.
+        required = _required(session.observation.output)
+        foreign = [named for named in foreign if not (isinstance(named, str) and named in required)]
+    if foreign:
+        session.find(
+            "CAP-ELICIT-COMPLETE",
+            None,
+            f"wrote notifications/elicitation/complete for {', '.join(map(show, foreign))}: no elicitation it started",
+            "a completion only for the elicitationId of a url-mode elicitation the server started",
+            ", ".join(map(show, foreign)),
+        )
+
+
+def _required(output: tuple[bytes, ...]) -> set[str]:
+    """The elicitationIds of the -32042 (URL elicitation required) errors in ``output``."""
+    ids: set[str] = set()
+    for raw in output:
+        if b"-32042" not in raw:
+            continue
+        try:
+            error = json.loads(raw).get("error")
+        except (ValueError, AttributeError, RecursionError):
+            continue
+        data = error.get("data") if isinstance(error, dict) and error.get("code") == URL_ELICITATION_REQUIRED else None
+        elicitations = data.get("elicitations") if isinstance(data, dict) else None
+        for elicitation in elicitations if isinstance(elicitations, list) else []:
+            if isinstance(elicitation, dict) and isinstance(found := elicitation.get("elicitationId"), str):
+                ids.add(found)
+    return ids
 
 
 def _cancellations(session: Session) -> None:

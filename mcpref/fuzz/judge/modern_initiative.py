@@ -9,13 +9,15 @@ speaking the era:
 - ``no_logs_unasked``: no ``notifications/message`` but for a request whose ``_meta`` asked for
   a log level, before its answer (MOD-LOG-LEVEL);
 - ``listen_only``: list-changed and resource-updated notifications only of a type that a
-  ``subscriptions/listen`` request of the input asked for (MOD-LISTEN-ONLY).
+  ``subscriptions/listen`` request of the input asked for (MOD-LISTEN-ONLY);
+- ``cancels_listens_only``: ``notifications/cancelled`` only for a ``subscriptions/listen`` request
+  of the input, which it ends (MOD-SERVER-CANCEL).
 """
 
 from __future__ import annotations
 
-from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF, updated_uri
-from mcpref.fuzz.judge.reading import Request
+from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF, show, updated_uri
+from mcpref.fuzz.judge.reading import Request, is_valid_id
 from mcpref.fuzz.judge.session import Session, id_key
 
 # The filter members that ask for a type of notification as a whole (resource updates go by URI).
@@ -27,6 +29,7 @@ def judge(session: Session) -> None:
         no_requests(session)
         no_logs_unasked(session)
         listen_only(session)
+        cancels_listens_only(session)
 
 
 def _before_legacy(session: Session, position: int) -> bool:
@@ -86,6 +89,33 @@ def listen_only(session: Session) -> None:
             f"wrote {len(unasked)} notification(s) no subscriptions/listen asked for: " + ", ".join(unasked),
             "list_changed and resources/updated only on a subscriptions/listen stream that asked for them",
             ", ".join(unasked),
+        )
+
+
+def cancels_listens_only(session: Session) -> None:
+    """MOD-SERVER-CANCEL: a modern server cancels nothing but a subscriptions/listen request of the
+    client, to end its stream; one finding naming every other id."""
+    listens = {
+        id_key(message.id)
+        for line in session.input
+        for message in line.messages
+        if isinstance(message, Request) and message.method == "subscriptions/listen"
+    }
+    named: list[str] = []
+    for position, value in session.server_messages:
+        if "id" in value or value.get("method") != "notifications/cancelled" or not _before_legacy(session, position):
+            continue
+        params = value.get("params")
+        request_id = params.get("requestId") if isinstance(params, dict) else None
+        if not (is_valid_id(request_id) and id_key(request_id) in listens):
+            named.append(show(request_id))
+    if named:
+        session.find(
+            "MOD-SERVER-CANCEL",
+            None,
+            f"wrote notifications/cancelled for {', '.join(named)}: no subscriptions/listen request",
+            "notifications/cancelled only to end a subscriptions/listen stream",
+            ", ".join(named),
         )
 
 
