@@ -370,6 +370,22 @@ def test_progress_in_the_modern_era_is_the_asking_requests_until_its_answer_and_
     assert verdict([asking], [progress("p-1", 1), progress("p-1", 1), served]) == {"PROGRESS-INCREASING"}
 
 
+@pytest.mark.spec("MOD-LISTEN-ONLY")
+def test_a_task_notification_is_written_only_for_a_task_a_listen_stream_asked_for() -> None:
+    def task(task_id: Any) -> bytes:
+        params = {"taskId": task_id, "status": "working", "createdAt": "2026-12-04T00:00:00Z", "ttl": None}
+        return line({"jsonrpc": "2.0", "method": "notifications/tasks", "params": params}).rstrip(b"\n")
+
+    call = modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
+    served = result(1, typed(content=[{"type": "text", "text": "x"}], isError=False))
+    assert verdict([call], [task("t-1"), served]) == {"MOD-LISTEN-ONLY"}
+    listen = modern(2, "subscriptions/listen", {"notifications": {"taskIds": ["t-1"], "resourceSubscriptions": ["t-2"]}})
+    ended = result(2, typed())
+    assert verdict([call, listen], [task("t-1"), served, ended]) == set()
+    for other in ("t-2", {"id": "t-1"}):  # a resource's URI is no task's id; nor is an object
+        assert verdict([call, listen], [task(other), served, ended]) == {"MOD-LISTEN-ONLY"}
+
+
 @pytest.mark.spec("MOD-SERVER-CANCEL", "RPC-CANCEL-OWN")
 def test_a_modern_server_cancels_nothing_but_a_listen_stream() -> None:
     def cancelled(request_id: Any) -> bytes:

@@ -45,6 +45,7 @@ LISTEN_FILTER_OF: Final = {
     "notifications/prompts/list_changed": "promptsListChanged",
     "notifications/resources/list_changed": "resourcesListChanged",
     "notifications/resources/updated": "resourceSubscriptions",
+    "notifications/tasks": "taskIds",  # the tasks extension (io.modelcontextprotocol/tasks)
 }
 
 _CAPABILITY_PREFIXES = {
@@ -63,6 +64,14 @@ def updated_uri(value: JsonObject) -> JsonValue:
     if value.get("method") != "notifications/resources/updated" or not isinstance(params, dict):
         return None
     return params.get("uri")
+
+
+def task_id(value: JsonObject) -> JsonValue:
+    """The ``taskId`` a task notification of the tasks extension names (None for another message)."""
+    params = value.get("params")
+    if value.get("method") != "notifications/tasks" or not isinstance(params, dict):
+        return None
+    return params.get("taskId")
 
 
 def capability_of(method: str) -> str | None:

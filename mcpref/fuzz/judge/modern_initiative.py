@@ -16,12 +16,15 @@ speaking the era:
 
 from __future__ import annotations
 
-from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF, show, updated_uri
+from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF, show, task_id, updated_uri
 from mcpref.fuzz.judge.reading import Request, is_valid_id
 from mcpref.fuzz.judge.session import Session, id_key
+from mcpref.reference.messages import JsonObject, JsonValue
 
-# The filter members that ask for a type of notification as a whole (resource updates go by URI).
-_FILTER_NAMES = frozenset(LISTEN_FILTER_OF.values()) - {"resourceSubscriptions"}
+# The filter members that ask for a type of notification as a whole (resource updates go by URI,
+# task notifications by task id).
+_NAMED_BY = {"notifications/resources/updated": "resourceSubscriptions", "notifications/tasks": "taskIds"}
+_FILTER_NAMES = frozenset(LISTEN_FILTER_OF.values()) - set(_NAMED_BY.values())
 
 
 def judge(session: Session) -> None:
@@ -71,8 +74,9 @@ def no_logs_unasked(session: Session) -> None:
 
 def listen_only(session: Session) -> None:
     """MOD-LISTEN-ONLY: a notification of a subscriptions/listen stream is written only when a listen
-    request asked for its type (for a resource update, its URI); mcpref's cases send none."""
-    types, uris = _listened(session)
+    request asked for its type (for a resource update, its URI; for a task's, its id); mcpref's
+    cases send none."""
+    types, named = _listened(session)
     unasked = [
         method
         for position, value in session.server_messages
@@ -80,14 +84,14 @@ def listen_only(session: Session) -> None:
         and isinstance(method := value.get("method"), str)
         and method in LISTEN_FILTER_OF
         and _before_legacy(session, position)
-        and not (LISTEN_FILTER_OF[method] in types or (isinstance(uri := updated_uri(value), str) and uri in uris))
+        and not (LISTEN_FILTER_OF[method] in types or (isinstance(key := _named(value), str) and (method, key) in named))
     ]
     if unasked:
         session.find(
             "MOD-LISTEN-ONLY",
             None,
             f"wrote {len(unasked)} notification(s) no subscriptions/listen asked for: " + ", ".join(unasked),
-            "list_changed and resources/updated only on a subscriptions/listen stream that asked for them",
+            "list_changed, resources/updated and task notifications only on a subscriptions/listen stream that asked for them",
             ", ".join(unasked),
         )
 
@@ -119,11 +123,11 @@ def cancels_listens_only(session: Session) -> None:
         )
 
 
-def _listened(session: Session) -> tuple[set[str], set[str]]:
+def _listened(session: Session) -> tuple[set[str], set[tuple[str, str]]]:
     """What the input's subscriptions/listen requests asked for: the filter members set to true,
-    and the resource URIs of their ``resourceSubscriptions``."""
+    and the resource URIs of their ``resourceSubscriptions`` with the task ids of their ``taskIds``."""
     types: set[str] = set()
-    uris: set[str] = set()
+    named: set[tuple[str, str]] = set()
     for line in session.input:
         for message in line.messages:
             if not (isinstance(message, Request) and message.method == "subscriptions/listen"):
@@ -131,8 +135,14 @@ def _listened(session: Session) -> tuple[set[str], set[str]]:
             wanted = (message.params or {}).get("notifications")
             if isinstance(wanted, dict):
                 types.update(name for name, value in wanted.items() if value is True and name in _FILTER_NAMES)
-                resources = wanted.get("resourceSubscriptions")
-                if isinstance(resources, list):
-                    uris.update(uri for uri in resources if isinstance(uri, str))
-    return types, uris
+                for method, member in _NAMED_BY.items():
+                    listed = wanted.get(member)
+                    if isinstance(listed, list):
+                        named.update((method, key) for key in listed if isinstance(key, str))
+    return types, named
+
+
+def _named(value: JsonObject) -> JsonValue:
+    """What a listen filter names a notification by: a resource update's URI, a task's id."""
+    return updated_uri(value) if value.get("method") == "notifications/resources/updated" else task_id(value)
 
