@@ -251,12 +251,13 @@ def _elicitations_completed(session: Session) -> None:
         required = _required(session.observation.output)
         foreign = [named for named in foreign if not (isinstance(named, str) and named in required)]
     if foreign:
+        ids = ", ".join(dict.fromkeys(map(show, foreign)))  # each id once, however often completed
         session.find(
             "CAP-ELICIT-COMPLETE",
             None,
-            f"wrote notifications/elicitation/complete for {', '.join(map(show, foreign))}: no elicitation it started",
+            f"wrote {len(foreign)} notifications/elicitation/complete for {ids}: no elicitation it started",
             "a completion only for the elicitationId of a url-mode elicitation the server started",
-            ", ".join(map(show, foreign)),
+            ids,
         )
 
 

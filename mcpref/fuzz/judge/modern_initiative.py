@@ -114,12 +114,13 @@ def cancels_listens_only(session: Session) -> None:
         if not (is_valid_id(request_id) and id_key(request_id) in listens):
             named.append(show(request_id))
     if named:
+        ids = ", ".join(dict.fromkeys(named))
         session.find(
             "MOD-SERVER-CANCEL",
             None,
-            f"wrote notifications/cancelled for {', '.join(named)}: no subscriptions/listen request",
+            f"wrote {len(named)} notifications/cancelled for {ids}: no subscriptions/listen request",
             "notifications/cancelled only to end a subscriptions/listen stream",
-            ", ".join(named),
+            ids,
         )
 
 
