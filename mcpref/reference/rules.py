@@ -224,6 +224,7 @@ RULES: tuple[Rule, ...] = (
     Rule("CAP-ELICIT-COMPLETE", _M, only("2025-11-25"), "A notifications/elicitation/complete names the elicitationId of a url-mode elicitation the server started with this client."),
     Rule("PROGRESS-TOKEN", _M, ALL, "A progress notification names the progressToken of a request not yet answered."),
     Rule("PROGRESS-INCREASING", _M, ALL, "The progress value of a token increases with each notification."),
+    Rule("TASKS-TERMINAL", _MN, only("2025-11-25"), "A task notified in a terminal status is never notified in another one."),
     # Tools.
     Rule(
         "TOOLS-LIST-SHAPE",

@@ -53,6 +53,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "progress_repeats": ("spec", "PROGRESS-INCREASING"),
     "cancels_back": ("spec", "RPC-CANCEL-OWN"),
     "completes_unknown_elicitation": ("spec", "CAP-ELICIT-COMPLETE"),
+    "reopens_tasks": ("spec", "TASKS-TERMINAL"),
 }
 # What a finding must never be filed as, for an example (a false attribution once made).
 NEVER: dict[str, str] = {"null_id_for_invalid": "RPC-NOTIFICATION-SILENT"}
@@ -85,7 +86,7 @@ def campaign(
     "RPC-INVALID-REQUEST", "RPC-ID-ECHO", "STDIO-SURVIVE", "FRAME-LF-ONLY", "RPC-ONE-ANSWER",
     "LIFE-SECOND-INIT", "CAP-ANNOUNCED-METHODS", "LIFE-VERSION-KNOWN", "LIFE-SERVER-EARLY", "RPC-JSON-LIMITS", "CAP-LOGGING-DECLARED",
     "CAP-CLIENT-DECLARED", "CAP-LIST-CHANGED", "CAP-RESOURCE-SUBSCRIBED", "PROGRESS-TOKEN", "PROGRESS-INCREASING",
-    "RPC-CANCEL-OWN", "CAP-ELICIT-COMPLETE",
+    "RPC-CANCEL-OWN", "CAP-ELICIT-COMPLETE", "TASKS-TERMINAL",
 )
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_every_buggy_example_is_caught_with_its_requirement(tmp_path: Path, name: str) -> None:
@@ -230,6 +231,7 @@ def test_a_server_that_drops_the_answers_it_owes_at_eof_fails_check_in_strict_on
 
 
 @pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
+@pytest.mark.usefixtures("untraced")  # the targets the campaigns start in this process
 def test_a_budget_in_cases_or_seconds_searches_on_after_hypothesis_stops_at_its_failures() -> None:
     from mcpref.fuzz.campaign.runner import Campaign
     from mcpref.fuzz.judge.oracle import Profile
@@ -246,6 +248,7 @@ def test_a_budget_in_cases_or_seconds_searches_on_after_hypothesis_stops_at_its_
     assert [failure.rule for failure in outcome.failures] == ["STDIO-STDOUT-MESSAGES-ONLY"]
 
 
+@pytest.mark.usefixtures("untraced")
 def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory_is_dropped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -106,6 +106,25 @@ def test_an_elicitation_completed_is_one_the_server_started_with_this_client() -
     assert "CAP-ELICIT-COMPLETE" not in by_rule(_judge([*handshake, ping], [result, complete, PONG]))
 
 
+@pytest.mark.spec("TASKS-TERMINAL")
+def test_a_task_notified_in_a_terminal_status_is_never_notified_in_another() -> None:
+    def status(task: object, name: object) -> bytes:
+        params = {"taskId": task, "status": name, "createdAt": "2026-12-04T00:00:00Z", "ttl": None}
+        return encode({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": params}).rstrip(b"\n")
+
+    lines = [*HANDSHAKE, encode(request(1, "ping"))]
+    lawful = [status("t", "working"), status("t", "input_required"), status("t", "completed"), status("t", "completed")]
+    assert _judge(lines, [INIT_RESULT, *lawful, PONG]) == []
+    findings = _judge(lines, [INIT_RESULT, status("t", "failed"), status("u", "cancelled"), status("t", "working"), PONG])
+    assert [(f.rule, f.message) for f in findings] == [
+        ("TASKS-TERMINAL", 'notified a task out of a terminal status: "t": failed then working')
+    ]
+    # Statuses without a string task id or status are no transitions; other versions have no tasks.
+    assert _judge(lines, [INIT_RESULT, status(1, "completed"), status(1, "working"), status("t", None), PONG]) == []
+    handshake, result = _at("2025-06-18")
+    assert _judge([*handshake, lines[2]], [result, status("t", "completed"), status("t", "working"), PONG]) == []
+
+
 @pytest.mark.spec("CAP-CLIENT-DECLARED")
 def test_an_undeclared_capability_used_before_2025_06_18_is_a_should() -> None:
     handshake, result = _at("2025-03-26")

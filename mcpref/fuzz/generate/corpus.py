@@ -360,6 +360,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "PROGRESS-INCREASING",
             "RPC-CANCEL-OWN",
             "CAP-ELICIT-COMPLETE",
+            "TASKS-TERMINAL",
         ),
         *_ready(),
         *lines(

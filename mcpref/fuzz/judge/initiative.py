@@ -7,7 +7,8 @@ capability (CAP-LOGGING-DECLARED), requests for a client capability the client d
 URIs the client did not subscribe to (CAP-RESOURCE-SUBSCRIBED),
 progress notifications for no request in progress, or going backwards (PROGRESS-TOKEN,
 PROGRESS-INCREASING: in both eras, progress being the requester's in each), completions of
-url-mode elicitations the server never started (CAP-ELICIT-COMPLETE), and cancellations of requests it never sent (RPC-CANCEL-OWN). Requests and
+url-mode elicitations the server never started (CAP-ELICIT-COMPLETE), task statuses leaving a
+terminal one (TASKS-TERMINAL), and cancellations of requests it never sent (RPC-CANCEL-OWN). Requests and
 list-changed notifications written before the legacy session opens are LIFE-SERVER-EARLY's (or
 the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once.
 """
@@ -49,6 +50,7 @@ def judge(session: Session) -> None:
     _resource_updates(session)
     _progress(session)
     _elicitations_completed(session)
+    _task_statuses(session)
     _cancellations(session)
 
 
@@ -277,6 +279,38 @@ def _required(output: tuple[bytes, ...]) -> set[str]:
             if isinstance(elicitation, dict) and isinstance(found := elicitation.get("elicitationId"), str):
                 ids.add(found)
     return ids
+
+
+# The statuses a task never leaves (2025-11-25, Tasks, Task Status Lifecycle).
+TERMINAL_STATUSES = frozenset({"completed", "failed", "cancelled"})
+
+
+def _task_statuses(session: Session) -> None:
+    """TASKS-TERMINAL (2025-11-25): once the server notified a task in a terminal status, no status
+    notification of that task names another status. One finding, naming the tasks."""
+    if session.target.version != "2025-11-25":
+        return  # tasks exist in that version only
+    ended: dict[str, str] = {}  # task id -> the terminal status it was notified in
+    reopened: list[str] = []
+    for _, value in _in_session(session):
+        params = value.get("params")
+        if "id" in value or value.get("method") != "notifications/tasks/status" or not isinstance(params, dict):
+            continue
+        task, status = params.get("taskId"), params.get("status")
+        if not (isinstance(task, str) and isinstance(status, str)):
+            continue
+        if task in ended and status != ended[task]:
+            reopened.append(f"{show(task)}: {ended[task]} then {status}")
+        elif status in TERMINAL_STATUSES:
+            ended[task] = status
+    if reopened:
+        session.find(
+            "TASKS-TERMINAL",
+            None,
+            "notified a task out of a terminal status: " + "; ".join(dict.fromkeys(reopened)),
+            "no other status once completed, failed or cancelled",
+            "; ".join(dict.fromkeys(reopened)),
+        )
 
 
 def _cancellations(session: Session) -> None:
