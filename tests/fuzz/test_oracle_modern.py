@@ -384,6 +384,9 @@ def test_a_task_notification_is_written_only_for_a_task_a_listen_stream_asked_fo
     assert verdict([call, listen], [task("t-1"), served, ended]) == set()
     for other in ("t-2", {"id": "t-1"}):  # a resource's URI is no task's id; nor is an object
         assert verdict([call, listen], [task(other), served, ended]) == {"MOD-LISTEN-ONLY"}
+    # A resource update without params names no URI a listen asked for.
+    bare = line({"jsonrpc": "2.0", "method": "notifications/resources/updated"}).rstrip(b"\n")
+    assert verdict([call, listen], [bare, served, ended]) == {"MOD-LISTEN-ONLY"}
 
 
 @pytest.mark.spec("MOD-SERVER-CANCEL", "RPC-CANCEL-OWN")
