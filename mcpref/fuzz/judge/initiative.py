@@ -15,7 +15,6 @@ the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 from mcpref.fuzz.judge.modern import show, updated_uri
@@ -32,7 +31,6 @@ CLIENT_CAPABILITY_MUST = _LEGACY_SINCE_2025_06_18
 # The versions whose client capabilities name modes: sampling ``tools``, elicitation ``form`` and ``url``.
 SUB_CAPABILITIES = frozenset(version.name for version in since("2025-11-25") if version.era is Era.LEGACY)
 
-URL_ELICITATION_REQUIRED = -32042  # 2025-11-25: the error that starts url-mode elicitations
 # The server's requests that use a capability of the client.
 CLIENT_CAPABILITY_OF = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitation/create": "elicitation"}
 # The server's notifications that the ``listChanged`` of one of its own capabilities announces.
@@ -248,10 +246,8 @@ def _elicitations_completed(session: Session) -> None:
             named = params.get("elicitationId") if isinstance(params, dict) else None
             if not (isinstance(named, str) and named in started):
                 foreign.append(named)
-    if foreign:
-        # Favourable to the server: an elicitation of a -32042 error counts wherever the error came.
-        required = _required(session.observation.output)
-        foreign = [named for named in foreign if not (isinstance(named, str) and named in required)]
+    # Favourable to the server: an elicitation of a -32042 error counts wherever the error came.
+    foreign = [named for named in foreign if not (isinstance(named, str) and named in session.required_elicitations)]
     if foreign:
         ids = ", ".join(dict.fromkeys(map(show, foreign)))  # each id once, however often completed
         session.find(
@@ -261,24 +257,6 @@ def _elicitations_completed(session: Session) -> None:
             "a completion only for the elicitationId of a url-mode elicitation the server started",
             ids,
         )
-
-
-def _required(output: tuple[bytes, ...]) -> set[str]:
-    """The elicitationIds of the -32042 (URL elicitation required) errors in ``output``."""
-    ids: set[str] = set()
-    for raw in output:
-        if b"-32042" not in raw:
-            continue
-        try:
-            error = json.loads(raw).get("error")
-        except (ValueError, AttributeError, RecursionError):
-            continue
-        data = error.get("data") if isinstance(error, dict) and error.get("code") == URL_ELICITATION_REQUIRED else None
-        elicitations = data.get("elicitations") if isinstance(data, dict) else None
-        for elicitation in elicitations if isinstance(elicitations, list) else []:
-            if isinstance(elicitation, dict) and isinstance(found := elicitation.get("elicitationId"), str):
-                ids.add(found)
-    return ids
 
 
 # The statuses a task never leaves (2025-11-25, Tasks, Task Status Lifecycle).

@@ -99,12 +99,7 @@ def listen_only(session: Session) -> None:
 def cancels_listens_only(session: Session) -> None:
     """MOD-SERVER-CANCEL: a modern server cancels nothing but a subscriptions/listen request of the
     client, to end its stream; one finding naming every other id."""
-    listens = {
-        id_key(message.id)
-        for line in session.input
-        for message in line.messages
-        if isinstance(message, Request) and message.method == "subscriptions/listen"
-    }
+    listens = {id_key(listen.id) for listen in _listens(session)}
     named: list[str] = []
     for position, value in session.server_messages:
         if "id" in value or value.get("method") != "notifications/cancelled" or not _before_legacy(session, position):
@@ -129,18 +124,25 @@ def _listened(session: Session) -> tuple[set[str], set[tuple[str, str]]]:
     and the resource URIs of their ``resourceSubscriptions`` with the task ids of their ``taskIds``."""
     types: set[str] = set()
     named: set[tuple[str, str]] = set()
-    for line in session.input:
-        for message in line.messages:
-            if not (isinstance(message, Request) and message.method == "subscriptions/listen"):
-                continue
-            wanted = (message.params or {}).get("notifications")
-            if isinstance(wanted, dict):
-                types.update(name for name, value in wanted.items() if value is True and name in _FILTER_NAMES)
-                for method, member in _NAMED_BY.items():
-                    listed = wanted.get(member)
-                    if isinstance(listed, list):
-                        named.update((method, key) for key in listed if isinstance(key, str))
+    for listen in _listens(session):
+        wanted = (listen.params or {}).get("notifications")
+        if isinstance(wanted, dict):
+            types.update(name for name, value in wanted.items() if value is True and name in _FILTER_NAMES)
+            for method, member in _NAMED_BY.items():
+                listed = wanted.get(member)
+                if isinstance(listed, list):
+                    named.update((method, key) for key in listed if isinstance(key, str))
     return types, named
+
+
+def _listens(session: Session) -> list[Request]:
+    """The input's subscriptions/listen requests."""
+    return [
+        message
+        for line in session.input
+        for message in line.messages
+        if isinstance(message, Request) and message.method == "subscriptions/listen"
+    ]
 
 
 def _named(value: JsonObject) -> JsonValue:

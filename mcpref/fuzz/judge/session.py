@@ -94,6 +94,8 @@ class Session:
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         # The server's own requests and notifications, by output line.
         self.server_messages: list[tuple[int, JsonObject]] = []
+        # The elicitationIds of url-mode elicitations the server started in a -32042 error (survey).
+        self.required_elicitations: set[str] = set()
         self.log_askers: list[RequestId] = []  # the requests whose _meta asked for a log level (survey)
         # The output line of the first answer accepting a legacy initialize (survey): from there
         # on the connection holds a legacy session, with the capabilities that initialize declared.
@@ -119,12 +121,14 @@ class Session:
         self.findings.append(Finding(rule, mandatory, line, message, expected, actual))
 
     def survey(self) -> None:
-        """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), and the server's eras."""
+        """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), the server's eras, and
+        the url-mode elicitations its -32042 errors started (CAP-ELICIT-COMPLETE)."""
         server = self.modern.server
         refused_initialize = False
         for answers in self.by_id.values():
             for answer in answers:
                 server.learn(answer.value)
+                self.required_elicitations |= _required_elicitations(answer.value)
         for probe_answer in self.probe_answers:
             server.learn(probe_answer)
         for line in self.input:
@@ -234,3 +238,18 @@ def answered(answer: JsonObject) -> str:
     if code in _JSON_RPC_CODES:
         return f"refused with {code}"
     return f"refused with code {code}, outside JSON-RPC's reserved range"
+
+
+URL_ELICITATION_REQUIRED = -32042  # 2025-11-25: the error that starts url-mode elicitations
+
+
+def _required_elicitations(answer: JsonObject) -> set[str]:
+    """The elicitationIds of a -32042 (URL elicitation required) error's elicitations (CAP-ELICIT-COMPLETE)."""
+    error = answer.get("error")
+    data = error.get("data") if isinstance(error, dict) and error.get("code") == URL_ELICITATION_REQUIRED else None
+    elicitations = data.get("elicitations") if isinstance(data, dict) else None
+    return {
+        found
+        for elicitation in (elicitations if isinstance(elicitations, list) else [])
+        if isinstance(elicitation, dict) and isinstance(found := elicitation.get("elicitationId"), str)
+    }
