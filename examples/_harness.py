@@ -46,7 +46,7 @@ from mcpref.reference.messages import (
     error_answer,
     parse_line,
 )
-from mcpref.reference.versions import SUPPORTED_NAMES
+from mcpref.reference.versions import BY_NAME, SUPPORTED_NAMES, ProtocolVersion, Versions
 
 READ_SIZE = 64 * 1024
 EXIT_OK, EXIT_STDOUT_CLOSED = 0, 1
@@ -138,6 +138,31 @@ def notifying_after(method: str, notice: Send) -> LineHook:
         if legacy_request(line, method) is None or not served_at_once(effects):
             return effects
         return [*effects, notice]
+
+    return on_line
+
+
+def counter_offering(session: ServerSession, offer: ProtocolVersion, served: Versions) -> LineHook:
+    """An ``on_line`` for a ``session`` that counter-offers (``VersionPolicy.COUNTER_OFFER``): a first
+    ``initialize`` for a version outside ``served`` is answered with ``offer``, whose rules the
+    session then follows."""
+
+    def offered(answer: Answer) -> None:
+        result = answer.get("result")
+        if isinstance(result, dict):
+            result["protocolVersion"] = offer.name
+
+    def on_line(line: bytes, handle: Handle) -> list[Effect]:
+        before = session.version
+        effects = handle(line)
+        message = message_of(line)
+        if not (isinstance(message, Request) and message.method == "initialize" and message.params):
+            return effects
+        requested = message.params.get("protocolVersion")
+        if before is not None or session.version is None or (isinstance(requested, str) and BY_NAME.get(requested) in served):
+            return effects  # not a counter-offer
+        session.version = offer
+        return [Send(edit_answers(e.data, offered)) if isinstance(e, Send) else e for e in effects]
 
     return on_line
 

@@ -16,34 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for the shared _harness
 
-from _harness import Answer, Handle, edit_answers, message_of, run
+from _harness import counter_offering, run
 
-from mcpref.reference.dispatcher import Effect, Send, ServerSession, VersionPolicy
-from mcpref.reference.messages import Request
-from mcpref.reference.versions import BY_NAME, SUPPORTED, V2024_11_05
+from mcpref.reference.dispatcher import ServerSession, VersionPolicy
+from mcpref.reference.versions import LEGACY, V2024_11_05
 
 session = ServerSession(version_policy=VersionPolicy.COUNTER_OFFER)
 
-
-def offered(answer: Answer) -> None:
-    result = answer.get("result")
-    if isinstance(result, dict):
-        result["protocolVersion"] = V2024_11_05.name
-
-
-def on_line(line: bytes, handle: Handle) -> list[Effect]:
-    before = session.version
-    effects = handle(line)
-    message = message_of(line)
-    if not (isinstance(message, Request) and message.method == "initialize" and message.params):
-        return effects
-    requested = message.params.get("protocolVersion")
-    supported = isinstance(requested, str) and BY_NAME.get(requested) in SUPPORTED
-    if before is not None or session.version is None or supported:
-        return effects  # not a counter-offer
-    session.version = V2024_11_05
-    return [Send(edit_answers(e.data, offered)) if isinstance(e, Send) else e for e in effects]
-
-
 if __name__ == "__main__":
-    raise SystemExit(run(on_line=on_line, session=session))
+    raise SystemExit(run(on_line=counter_offering(session, V2024_11_05, LEGACY), session=session))

@@ -9,7 +9,7 @@ pytest-xdist spreads them; campaigns are counted in cases, so they are the same 
 
 In ``make test`` each server gets the check scenarios that exercise its rule, and the servers whose
 alternative a random session reaches (parsing, framing, batches, eras) a 30-case campaign: the
-whole corpus and a campaign for all 52 would take ten minutes of two cores. ``make lawful`` runs
+whole corpus and a campaign for every one would take ten minutes of two cores. ``make lawful`` runs
 the whole ``check`` and a 40-case campaign for every one (``MCPREF_LAWFUL=full``).
 """
 
@@ -107,6 +107,7 @@ SERVERS = [
     pytest.param("unannounced_capability_32600", marks=pytest.mark.spec("CAP-UNANNOUNCED-METHOD")),
     pytest.param("counter_offer_latest", marks=pytest.mark.spec("LIFE-VERSION-UNSUPPORTED")),
     pytest.param("counter_offer_oldest", marks=pytest.mark.spec("LIFE-VERSION-COUNTER-OFFER")),
+    pytest.param("serves_up_to_2025_06_18", marks=pytest.mark.spec("LIFE-VERSION-UNSUPPORTED")),
     pytest.param("pre_init_32602", marks=pytest.mark.spec("LIFE-PRE-INIT-REFUSED")),
     pytest.param("pre_init_served", marks=pytest.mark.spec("LIFE-PRE-INIT-REFUSED")),
     pytest.param("initialized_early_completes", marks=pytest.mark.spec("LIFE-INITIALIZED-EARLY")),
@@ -179,3 +180,19 @@ def test_a_notification_once_initialized_was_received_is_not_early_under_strict_
     status, report = campaign(tmp_path, "notifies_once_initialized", "strict", target, CASES)
     found = [finding["id"] for kind in ("failures", "warnings") for finding in report[kind]]  # type: ignore[attr-defined]
     assert (status, found) == (0, [])
+
+
+@pytest.mark.spec("CAP-ELICIT-COMPLETE", "TASKS-TERMINAL", "CAP-LOGGING-DECLARED", "RPC-BATCH")
+@pytest.mark.usefixtures("untraced")
+def test_a_rule_of_a_version_the_server_did_not_negotiate_is_not_applicable() -> None:
+    # Asked for 2025-11-25, the server answers 2025-06-18: the rules of 2025-11-25 alone were
+    # not kept there, they did not apply; the same scenario's rules of 2025-06-18 were kept.
+    target = [sys.executable, str(LAWFUL / "serves_up_to_2025_06_18.py")]
+    rules = frozenset({"CAP-ELICIT-COMPLETE", "TASKS-TERMINAL", "CAP-LOGGING-DECLARED", "RPC-BATCH"})
+    rows = check_rows(target, Profile.SPEC, Timing(), only=rules)
+    assert {row["id"]: row["status"] for row in rows} == {
+        "CAP-ELICIT-COMPLETE": "n/a",
+        "TASKS-TERMINAL": "n/a",
+        "CAP-LOGGING-DECLARED": "pass",
+        "RPC-BATCH": "pass",  # its scenario asks for 2025-03-26, which the server serves
+    }

@@ -175,3 +175,23 @@ def test_a_log_message_without_the_logging_capability_fails_from_2025_06_18() ->
     older = [encode(initialize(0, "2025-03-26")), HANDSHAKE[1], b"pas du json\n"]
     older_result = INIT_RESULT.replace(b"2025-11-25", b"2025-03-26")
     assert rules(_judge(older, [older_result, log, parse_error])) == set()
+
+
+@pytest.mark.spec("CAP-ELICIT-COMPLETE", "TASKS-TERMINAL")
+def test_the_versions_followed_are_those_named_by_initialize_results_outside_batches() -> None:
+    from mcpref.fuzz.judge.lifecycle import negotiated_versions
+
+    def named(answer_id: object, version: str) -> bytes:
+        return encode({"jsonrpc": "2.0", "id": answer_id, "result": {"protocolVersion": version}}).rstrip(b"\n")
+
+    batch = b"[" + encode(initialize(2, "2025-03-26")).rstrip(b"\n") + b"]\n"
+    stream = encode(initialize(1, "2025-11-25")) + batch + b"{\n" + encode(initialize(3, "2024-11-05"))
+    output = (
+        named(1, "2025-06-18"),  # followed
+        b"[" + named(2, "2025-03-26") + b"]",  # an initialize in a batch is not accepted
+        named("1", "2024-11-05"),  # not an answer to id 1
+        named(True, "2024-11-05"),
+        encode({"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "no"}}).rstrip(b"\n"),
+        b"not JSON",
+    )
+    assert negotiated_versions(stream, output) == {"2025-06-18"}

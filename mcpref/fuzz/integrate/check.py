@@ -31,12 +31,13 @@ from mcpref.fuzz.drive.target import OutOfTime, Run, Session, Timing, run_case, 
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
 from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
-from mcpref.reference.rules import RULES
-from mcpref.reference.versions import Era
+from mcpref.reference.rules import RULES, Rule
+from mcpref.reference.versions import BY_NAME, LEGACY, MODERN, Era
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
 KEPT = 1  # kept processes a handshake at most: their starts compete with the fresh runs for the cores
@@ -75,6 +76,16 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     """Whether the server was seen through the scenario, so that silence on a rule is evidence: it
     answered the liveness probe after the case, or, where the case ends at EOF, answered anything."""
     return bool(run.observation.output) if scenario.eof else run.observation.survived
+
+
+def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool) -> bool:
+    """Whether a run is evidence for ``rule``: it followed one of the rule's versions. A run follows
+    the modern era where the server spoke it (``speaks``), and the legacy versions its initialize
+    results named (``negotiated``); one that named none is evidence for a rule of every legacy
+    version. A rule of 2025-11-25 alone says nothing of a server that answered 2025-06-18."""
+    modern = speaks and bool(rule.versions & MODERN)
+    followed = {BY_NAME[name] for name in negotiated if name in BY_NAME and BY_NAME[name].era is Era.LEGACY}
+    return modern or (bool(followed & rule.versions) if followed else rule.versions >= LEGACY)
 
 
 def _kept_body(scenario: Scenario) -> tuple[bytes, ...] | None:
@@ -256,7 +267,8 @@ def check_rows(
     that answered nothing in any scenario is reported for that alone (STDIO-SURVIVE): what follows
     from its silence is one cause, not a finding per rule. A rule of the modern era alone is
     exercised only by scenarios where the server showed it speaks that era: a legacy server has
-    none of its rules to keep. With ``only``, just the scenarios that exercise one of those rules run,
+    none of its rules to keep; likewise a rule of some legacy versions, by scenarios where the
+    server followed one of them (``_evidence``). With ``only``, just the scenarios that exercise one of those rules run,
     and just those rules have a row.
     No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
     the rules only it exercises are untested.
@@ -292,14 +304,16 @@ def check_rows(
         results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     # One transcript per scenario, however many of its findings carry it.
     transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
-    modern = [speaks_modern(run.observation.output) for run, _ in results]
+    spoken = [
+        (negotiated_versions(s.case.stream, run.observation.output), speaks_modern(run.observation.output))
+        for s, (run, _) in zip(scenarios, results, strict=True)
+    ]
     rows: list[dict[str, object]] = []
     for rule in RULES if only is None else (rule for rule in RULES if rule.id in only):
-        modern_only = {version.era for version in rule.versions} == {Era.MODERN}
         exercised = [
             (s, run)
-            for s, speaks, (run, _) in zip(scenarios, modern, results, strict=True)
-            if rule.id in s.rules and (speaks or not modern_only)
+            for s, (negotiated, speaks), (run, _) in zip(scenarios, spoken, results, strict=True)
+            if rule.id in s.rules and _evidence(rule, negotiated, speaks)
         ]
         seen = any(_seen(s, run) for s, run in exercised)
         hits = [

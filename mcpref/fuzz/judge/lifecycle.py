@@ -9,10 +9,11 @@ later requests are judged.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from mcpref.fuzz.judge.lines import read_input
 from mcpref.fuzz.judge.modern import LEGACY_NAMES, LISTEN_FILTER_OF, UNSUPPORTED_PROTOCOL_VERSION, error_code, show
-from mcpref.fuzz.judge.reading import Notification, Request, initialize_params_problem
+from mcpref.fuzz.judge.reading import Notification, Request, initialize_params_problem, is_valid_id, parse_line
 from mcpref.fuzz.judge.session import Session, Target, answered, id_key, result_of
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, JsonObject, JsonValue, RequestId
 from mcpref.reference.versions import KNOWN, SUPPORTED_NAMES
@@ -222,3 +223,23 @@ def _accept(session: Session, result: JsonObject) -> None:
         version=version if isinstance(version, str) else None,
         capabilities=capabilities if isinstance(capabilities, dict) else {},
     )
+
+
+def negotiated_versions(stream: bytes, output: Sequence[bytes]) -> frozenset[str]:
+    """The versions named by the results the server gave ``stream``'s initialize requests outside
+    batches: those ``_accept`` follows, one after another, and the judges of a version's rules see."""
+    asked = {
+        id_key(message.id)
+        for line in read_input(stream)
+        if isinstance(line.value, dict)
+        for message in line.messages
+        if isinstance(message, Request) and message.method == "initialize"
+    }
+    versions: set[str] = set()
+    for raw in output:
+        value = parse_line(raw)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict) and is_valid_id(answer_id := item.get("id")) and id_key(answer_id) in asked:
+                version = (result_of(item) or {}).get("protocolVersion")
+                versions.update([version] if isinstance(version, str) else [])
+    return frozenset(versions)
