@@ -36,9 +36,12 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 pytest_plugins = ["pytester"]
 
 
-@pytest.fixture
-def untraced(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The processes the test starts run without coverage's subprocess hook, which slows each of
-    them several times; the test's own process stays measured."""
-    for key in [key for key in os.environ if key.startswith("COVERAGE_")]:
-        monkeypatch.delenv(key)
+@pytest.fixture(autouse=True)
+def _untraced_by_default(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The processes a test starts run without coverage's subprocess hook, which doubles what
+    each costs to start and slows what it runs; the test's own process stays measured. A test
+    marked ``traced`` measures its processes: code that only a process of its own runs (the
+    stdio server and client loops) is held to the coverage gate through it."""
+    if request.node.get_closest_marker("traced") is None:
+        for key in [key for key in os.environ if key.startswith("COVERAGE_")]:
+            monkeypatch.delenv(key)

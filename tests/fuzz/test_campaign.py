@@ -234,7 +234,6 @@ def test_a_server_that_drops_the_answers_it_owes_at_eof_fails_check_in_strict_on
 
 
 @pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
-@pytest.mark.usefixtures("untraced")  # the targets the campaigns start in this process
 def test_a_budget_in_cases_or_seconds_searches_on_after_hypothesis_stops_at_its_failures() -> None:
     from mcpref.fuzz.campaign.runner import Campaign
     from mcpref.fuzz.judge.oracle import Profile
@@ -251,7 +250,6 @@ def test_a_budget_in_cases_or_seconds_searches_on_after_hypothesis_stops_at_its_
     assert [failure.rule for failure in outcome.failures] == ["STDIO-STDOUT-MESSAGES-ONLY"]
 
 
-@pytest.mark.usefixtures("untraced")
 def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory_is_dropped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -19,9 +19,6 @@ from mcpref.fuzz.integrate.cli import main
 from mcpref.fuzz.judge.client import judge_client
 from mcpref.reference.rules import CLIENT_RULES
 
-# The clients and scripted servers run untraced: what they run is measured by tests of its own.
-pytestmark = pytest.mark.usefixtures("untraced")
-
 # The reference client waits 4 s for an answer, not its 10: the silent scenario costs that.
 REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--timeout", "4", "--tool", "echo", "--", "{server}"]
 

@@ -14,9 +14,6 @@ import pytest
 from mcpref.fuzz.integrate.cli import main
 from mcpref.reference.rules import CLIENT_RULES
 
-# The clients and scripted servers run untraced: what they run is measured by tests of its own.
-pytestmark = pytest.mark.usefixtures("untraced")
-
 BUGGY = Path(__file__).resolve().parents[2] / "examples" / "buggy_clients"
 PLAIN = "a plain tool call"
 

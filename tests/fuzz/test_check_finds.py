@@ -14,8 +14,6 @@ from mcpref.fuzz.judge.oracle import Profile
 from mcpref.reference.versions import Era
 
 BUGGY = Path(__file__).resolve().parents[2] / "examples" / "buggy"
-# The targets check_rows starts in this process run without coverage's subprocess hook.
-pytestmark = pytest.mark.usefixtures("untraced")
 
 # (example, era, profile that fails it, rule)
 FOUND = [

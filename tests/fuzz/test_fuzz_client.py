@@ -27,9 +27,6 @@ from mcpref.fuzz.judge.findings import Finding
 from mcpref.reference.rules import CLIENT_RULES
 from mcpref.reference.versions import Era
 
-# The clients and scripted servers run untraced: what they run is measured by tests of its own.
-pytestmark = pytest.mark.usefixtures("untraced")
-
 ROOT = Path(__file__).resolve().parents[2]
 # The reference client waits 4 s for an answer, not its 10: the silent scenario costs that.
 REFERENCE_CLIENT = [sys.executable, "-m", "mcpref", "client", "--timeout", "4", "--protocol-version", "2026-07-28", "--tool", "echo",

@@ -20,9 +20,6 @@ from test_check_client_finds import BUGGY, FOUND, Case
 
 from mcpref.fuzz.integrate.cli import main
 
-# The clients and scripted servers run untraced: what they run is measured by tests of its own.
-pytestmark = pytest.mark.usefixtures("untraced")
-
 FULL = os.environ.get("MCPREF_CLIENT_CAMPAIGNS") == "full"
 SEED, CASES = "1", 40
 IN_MAKE_TEST = {"null_ids", "no_initialized", "kills_server", "mangles_text", "never_cancels",

@@ -157,7 +157,6 @@ def test_every_lawful_example_is_tested() -> None:
     assert set(ERAS) <= {param.values[0] for param in SERVERS}
 
 
-@pytest.mark.usefixtures("untraced")  # the targets check_rows starts in this process
 @pytest.mark.parametrize("name", SERVERS)
 def test_a_lawful_variant_is_never_failed_under_spec(tmp_path: Path, name: str, request: pytest.FixtureRequest) -> None:
     (rule,) = request.node.get_closest_marker("spec").args
@@ -171,7 +170,6 @@ def test_a_lawful_variant_is_never_failed_under_spec(tmp_path: Path, name: str, 
 
 
 @pytest.mark.spec("LIFE-SERVER-EARLY")
-@pytest.mark.usefixtures("untraced")
 def test_a_notification_once_initialized_was_received_is_not_early_under_strict_either(tmp_path: Path) -> None:
     # A SHOULD NOT: spec never fails it, so the lawful test above cannot tell a false warning.
     target = [sys.executable, str(LAWFUL / "notifies_once_initialized.py")]
@@ -183,7 +181,6 @@ def test_a_notification_once_initialized_was_received_is_not_early_under_strict_
 
 
 @pytest.mark.spec("CAP-ELICIT-COMPLETE", "TASKS-TERMINAL", "CAP-LOGGING-DECLARED", "RPC-BATCH")
-@pytest.mark.usefixtures("untraced")
 def test_a_rule_of_a_version_the_server_did_not_negotiate_is_not_applicable() -> None:
     # Asked for 2025-11-25, the server answers 2025-06-18: the rules of 2025-11-25 alone were
     # not kept there, they did not apply; the same scenario's rules of 2025-06-18 were kept.

@@ -195,3 +195,12 @@ def test_the_versions_followed_are_those_named_by_initialize_results_outside_bat
         b"not JSON",
     )
     assert negotiated_versions(stream, output) == {"2025-06-18"}
+
+
+@pytest.mark.spec("RPC-ID-ECHO", "RPC-JSON-LIMITS")
+def test_an_id_changed_by_a_reader_is_told_from_another_id() -> None:
+    from mcpref.fuzz.judge.session import same_id_changed
+
+    assert same_id_changed("7", 7) and same_id_changed(2**53, 2**53 + 1)
+    assert same_id_changed(-(2**63), 10**30)  # saturated at a 64-bit integer's bound
+    assert not same_id_changed(6, 5) and not same_id_changed(True, 5) and not same_id_changed(5, "x")

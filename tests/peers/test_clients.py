@@ -19,7 +19,7 @@ from mcpref.fuzz.integrate.check_client import rows, run_scenarios
 from mcpref.fuzz.judge.findings import Profile
 from mcpref.reference.rules import CLIENT_RULES
 
-pytestmark = [pytest.mark.peers, pytest.mark.usefixtures("untraced")]  # the clients run untraced
+pytestmark = pytest.mark.peers
 
 # Both SDKs send tools/list to a server that announced no tools: neither checks the server's
 # capabilities before a request by default. The TypeScript SDK does with the Client option

@@ -28,6 +28,9 @@ from mcpref.reference.client import (
 )
 from mcpref.reference.versions import BY_NAME
 
+# The stdio loops run only in processes of their own: those processes are measured.
+pytestmark = pytest.mark.traced
+
 _P, _I = ClientPhase, ClientInput
 EXPECTED = {
     (_P.NEW, _I.OPEN): _P.OPENING,

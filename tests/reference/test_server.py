@@ -46,6 +46,9 @@ from seed_scripts import (
 from mcpref.reference import server
 from mcpref.reference.dispatcher import ServerSession, VersionPolicy
 
+# The stdio loops run only in processes of their own: those processes are measured.
+pytestmark = pytest.mark.traced
+
 REPO = Path(__file__).resolve().parents[2]
 SERVE = [sys.executable, "-m", "mcpref", "serve"]
 PYTHON_M_REFERENCE = [sys.executable, "-m", "mcpref.reference"]

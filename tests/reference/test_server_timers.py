@@ -8,6 +8,9 @@ import time
 
 import pytest
 
+# The stdio loops run only in processes of their own: those processes are measured.
+pytestmark = pytest.mark.traced
+
 SERVE = [sys.executable, "-m", "mcpref.reference"]
 INIT = (
     b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
