@@ -846,7 +846,7 @@ def test_a_request_served_after_an_early_initialized_notification_is_filed_under
     assert verdict(_judge(session, [error(1, -32600)])) == NONE
     served = _judge(session, [result(1, {"tools": []})])
     assert verdict(served) == warns("LIFE-INITIALIZED-EARLY")
-    assert served[0].message == "served after a notifications/initialized that came before any initialize"
+    assert served[0].message == "served after a notifications/initialized that came before any initialize was accepted"
     refused = _judge([encode(request(1, "tools/list"))], [error(1, -32602)])
     assert [(f.rule, f.message) for f in refused] == [("LIFE-PRE-INIT-REFUSED", "refused with -32602 before initialize")]
 

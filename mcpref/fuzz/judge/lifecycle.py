@@ -36,7 +36,7 @@ def early(session: Session, index: int, answer: JsonObject) -> None:
     if session.target.accepted_init:
         session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before notifications/initialized", "-32600", show(answer))
     elif session.initialized_early:
-        message = f"{how} after a notifications/initialized that came before any initialize"
+        message = f"{how} after a notifications/initialized that came before any initialize was accepted"
         session.find("LIFE-INITIALIZED-EARLY", index, message, "-32600", show(answer))
     else:
         session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before initialize", "-32600", show(answer))
