@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -77,9 +76,7 @@ def campaign(
         sys.executable, "-m", "mcpref", "fuzz", "--seed", "1", "--max-cases", str(cases), "--profile", profile,
         "--report", str(report), "--campaign-dir", str(tmp / f"{name}-{profile}"), *options, "--", *target,
     ]
-    # Campaigns run untraced: coverage's subprocess hook would slow every target several times.
-    env = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
-    completed = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, timeout=900, check=False)
+    completed = subprocess.run(command, cwd=ROOT, capture_output=True, timeout=900, check=False)
     assert report.exists(), completed.stderr.decode()[-2000:]
     return completed.returncode, json.loads(report.read_text())
 

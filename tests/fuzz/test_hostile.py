@@ -40,8 +40,6 @@ EXPECTED = {
 }
 
 
-# Campaigns run untraced: coverage's subprocess hook would slow every target several times.
-UNTRACED = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 
 
@@ -76,7 +74,7 @@ def fuzz_measured(tmp: Path, name: str, cases: int = CASES) -> tuple[int, dict[s
     rss = tmp / f"{name}.rss"
     measured = [sys.executable, "-c", MEASURED, str(rss), *command]
     proc = subprocess.Popen(
-        measured, cwd=ROOT, env=UNTRACED, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        measured, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
     )
     try:
         _, errors = proc.communicate(timeout=180)
@@ -110,7 +108,7 @@ def test_what_only_a_kept_process_shows_is_not_reported(tmp_path: Path) -> None:
     """Kept processes filter; a failure counts only when a fresh process shows it too."""
     target = [sys.executable, str(HOSTILE / "wears_out.py")]
     command = fuzz_command(target, ["--max-cases", "100"], tmp_path / "r.json", tmp_path / "c")
-    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, timeout=120, check=False)
     found = json.loads((tmp_path / "r.json").read_text())
     assert (done.returncode, found["failures"]) == (0, [])
     unconfirmed = found["unconfirmed_in_kept_processes"]
@@ -130,7 +128,7 @@ def test_a_rerun_with_the_same_seed_starts_from_what_was_found(tmp_path: Path) -
     def first_failure() -> int:
         out = tmp_path / "report.json"
         command = fuzz_command(SILENT, ["--max-cases", "10"], out, tmp_path / "campaign")
-        subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
+        subprocess.run(command, cwd=ROOT, capture_output=True, timeout=120, check=False)
         found = json.loads(out.read_text())
         # Its silence on a line that is not UTF-8 may be found too, under FRAME-UTF8.
         assert {f["id"] for f in found["failures"]} - {"FRAME-UTF8"} == {"RPC-PARSE-ERROR"}
@@ -183,7 +181,6 @@ def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> 
     killed = subprocess.Popen(
         command(["--budget", "120"]),
         cwd=ROOT,
-        env=UNTRACED,
         start_new_session=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -196,7 +193,7 @@ def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> 
         os.killpg(killed.pid, 9)
         killed.wait()
     assert not (tmp_path / "report.json").exists()  # killed before it could write one
-    subprocess.run(command(["--max-cases", "60"]), cwd=ROOT, env=UNTRACED, capture_output=True, timeout=120, check=False)
+    subprocess.run(command(["--max-cases", "60"]), cwd=ROOT, capture_output=True, timeout=120, check=False)
     found = json.loads((tmp_path / "report.json").read_text())
     # Its one bug, silence on a line that is not JSON, shows as RPC-PARSE-ERROR or, on a line that
     # is not UTF-8, FRAME-UTF8: the first one saved depends on the seed's cases.
@@ -220,7 +217,7 @@ def test_a_time_budget_bounds_the_campaign_whatever_the_target_does(tmp_path: Pa
         target = [sys.executable, str(HOSTILE / f"{name}.py"), str(tmp_path / name)]
         command = fuzz_command(target, ["--budget", str(budget)], tmp_path / f"{name}.json", tmp_path / name)
         began = time.monotonic()
-        done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=300, check=False)
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, timeout=300, check=False)
         return time.monotonic() - began, done
 
     with ThreadPoolExecutor(max_workers=3) as pool:
@@ -238,7 +235,7 @@ def test_check_ends_within_its_time_limit_and_leaves_the_rules_it_could_not_judg
     target = [sys.executable, str(HOSTILE / "chatters_unread.py"), str(tmp_path)]
     command = [sys.executable, "-m", "mcpref", "check", "--json", "--time-limit", "3", "--", *target]
     began = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, timeout=300, check=False)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, timeout=300, check=False)
     took = time.monotonic() - began
     assert took < 3 + 15, took  # the limit, and the starts of Python processes on a loaded machine
     document = json.loads(done.stdout)

@@ -8,7 +8,6 @@ and say why (``.ci/run`` installs it, so that CI always runs them).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import struct
@@ -23,7 +22,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
-UNTRACED = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # As root, in a closed network: no sandbox, and none of the browser's own connections.
 FLAGS = [
@@ -40,7 +38,7 @@ FAIL_RGB, PASS_RGB = (0xFF, 0xD6, 0xD6), (0xD7, 0xF5, 0xDD)  # td.fail and td.pa
 
 
 def mcpref(*argv: str) -> int:
-    done = subprocess.run([sys.executable, "-m", "mcpref", *argv], cwd=ROOT, env=UNTRACED, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "mcpref", *argv], cwd=ROOT, capture_output=True)
     assert b"Traceback" not in done.stderr, done.stderr.decode()[-2000:]
     return done.returncode
 

@@ -25,7 +25,6 @@ from mcpref.fuzz.judge.oracle import Profile, Status, judge
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
-UNTRACED = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
 INIT = (
     b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
     b'"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
@@ -41,7 +40,7 @@ IDLE = Timing(patience=Patience(idle=0.5, limit=60.0))
 
 def check(target: list[str]) -> tuple[int, dict[str, dict[str, object]]]:
     command = [sys.executable, "-m", "mcpref", "check", "--json", "--profile", "spec", "--", *target]
-    done = subprocess.run(command, cwd=ROOT, env=UNTRACED, capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
     return done.returncode, {row["id"]: row for row in json.loads(done.stdout)["rules"]}
 

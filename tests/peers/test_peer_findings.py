@@ -10,7 +10,6 @@ rerun ``make peers`` and update this list.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from typing import Any
@@ -54,9 +53,7 @@ def compare_strict(columns: list[str], *options: str) -> dict[str, Any]:
     for label in columns:
         command += ["--label", label]
     command += ["--", *PYTHON_SERVER] + ([] if node_missing() else ["---", *TS_SERVER])
-    # The peers run untraced: coverage's subprocess hook would slow the SDK server several times.
-    env = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
     assert done.returncode == 1, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -45,14 +44,13 @@ def test_a_finding_the_stock_server_shows_too_is_marked_and_the_others_are_not()
 @pytest.mark.spec("RPC-PARSE-ERROR")
 def test_check_sdk_marks_the_python_sdks_own_findings_on_a_server_built_on_it() -> None:
     pytest.importorskip("mcp", reason="the official Python SDK (PyPI mcp) is not installed: pip install -e '.[dev]'")
-    env = {key: value for key, value in os.environ.items() if not key.startswith("COVERAGE_")}
     argv = [sys.executable, "-m", "mcpref", "check", "--sdk", "python-sdk", "--select", "RPC-PARSE-ERROR,RPC-ID-ECHO"]
-    done = subprocess.run([*argv, "--json", "--", *PYTHON_SERVER], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*argv, "--json", "--", *PYTHON_SERVER], cwd=ROOT, capture_output=True, text=True, timeout=300)
     document = json.loads(done.stdout)
     rows = {row["id"]: row for row in document["rules"]}
     assert rows["RPC-PARSE-ERROR"]["status"] == "fail" and rows["RPC-PARSE-ERROR"]["stock"].startswith("python-sdk (mcp ")
     assert "stock" not in rows["RPC-ID-ECHO"] and document["stock"]["rules"] == ["RPC-PARSE-ERROR"]
-    text = subprocess.run([*argv, "--", *PYTHON_SERVER], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    text = subprocess.run([*argv, "--", *PYTHON_SERVER], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert "[stock python-sdk (mcp " in text.stdout and "report them at https://github.com/modelcontextprotocol/python-sdk/issues" in text.stdout
 
 
