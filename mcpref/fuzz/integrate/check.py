@@ -78,14 +78,18 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     return bool(run.observation.output) if scenario.eof else run.observation.survived
 
 
-def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool) -> bool:
+def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool) -> bool:
     """Whether a run is evidence for ``rule``: it followed one of the rule's versions. A run follows
     the modern era where the server spoke it (``speaks``), and the legacy versions its initialize
     results named (``negotiated``); one that named none is evidence for a rule of every legacy
-    version. A rule of 2025-11-25 alone says nothing of a server that answered 2025-06-18."""
+    version. A rule of 2025-11-25 alone says nothing of a server that answered 2025-06-18. A run
+    that lost the server before it named a version (not ``seen``) shows none it does not follow:
+    a rule of some legacy versions is untested there, not n/a."""
     modern = speaks and bool(rule.versions & MODERN)
     followed = {BY_NAME[name] for name in negotiated if name in BY_NAME and BY_NAME[name].era is Era.LEGACY}
-    return modern or (bool(followed & rule.versions) if followed else rule.versions >= LEGACY)
+    if followed:
+        return modern or bool(followed & rule.versions)
+    return modern or rule.versions >= LEGACY or (not seen and bool(rule.versions & LEGACY))
 
 
 def _kept_body(scenario: Scenario) -> tuple[bytes, ...] | None:
@@ -313,7 +317,7 @@ def check_rows(
         exercised = [
             (s, run)
             for s, (negotiated, speaks), (run, _) in zip(scenarios, spoken, results, strict=True)
-            if rule.id in s.rules and _evidence(rule, negotiated, speaks)
+            if rule.id in s.rules and _evidence(rule, negotiated, speaks, _seen(s, run))
         ]
         seen = any(_seen(s, run) for s, run in exercised)
         hits = [
