@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import SENTINEL_IDS, probe
 from mcpref.fuzz.generate.strategies import Case, cases, encode, initialize, request
+from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, split_lines
+from mcpref.fuzz.judge.session import same_id_changed
 from mcpref.reference.dispatcher import Eras, Send, ServerSession, StartTimer
 from mcpref.reference.versions import Era
 
@@ -179,8 +181,6 @@ def test_a_log_message_without_the_logging_capability_fails_from_2025_06_18() ->
 
 @pytest.mark.spec("CAP-ELICIT-COMPLETE", "TASKS-TERMINAL")
 def test_the_versions_followed_are_those_named_by_initialize_results_outside_batches() -> None:
-    from mcpref.fuzz.judge.lifecycle import negotiated_versions
-
     def named(answer_id: object, version: str) -> bytes:
         return encode({"jsonrpc": "2.0", "id": answer_id, "result": {"protocolVersion": version}}).rstrip(b"\n")
 
@@ -199,8 +199,6 @@ def test_the_versions_followed_are_those_named_by_initialize_results_outside_bat
 
 @pytest.mark.spec("RPC-ID-ECHO", "RPC-JSON-LIMITS")
 def test_an_id_changed_by_a_reader_is_told_from_another_id() -> None:
-    from mcpref.fuzz.judge.session import same_id_changed
-
     assert same_id_changed("7", 7) and same_id_changed(2**53, 2**53 + 1)
     assert same_id_changed(-(2**63), 10**30)  # saturated at a 64-bit integer's bound
     assert not same_id_changed(6, 5) and not same_id_changed(True, 5) and not same_id_changed(5, "x")
