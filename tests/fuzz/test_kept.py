@@ -192,24 +192,37 @@ def _statuses(command: list[str]) -> dict[str, object]:
     }
 
 
-def test_check_runs_most_scenarios_in_kept_processes_and_gives_the_verdicts_of_fresh_ones(tmp_path: Path) -> None:
-    starts = tmp_path / "starts"
-    counted = [
-        sys.executable,
-        "-c",
-        "import os, sys; open(sys.argv[1], 'a').write('.'); "
-        "os.execv(sys.executable, [sys.executable, '-m', 'mcpref.reference'])",
-        str(starts),
-    ]
-    assert _statuses(counted) == _statuses(REFERENCE)
+def _counted(starts: Path, *argv: str) -> list[str]:
+    """A command that runs ``python argv`` and leaves a dot in ``starts`` each time it is started."""
+    wrapper = "import os, sys; open(sys.argv[1], 'a').write('.'); os.execv(sys.executable, [sys.executable, *sys.argv[2:]])"
+    return [sys.executable, "-c", wrapper, str(starts), *argv]
+
+
+def _most_starts(confirmations: int = 0) -> int:
+    """The processes check may start on the legacy corpus: one a fresh scenario, at most KEPT kept
+    processes a handshake, a fresh run for a scenario that initializes its kept process again,
+    and ``confirmations`` fresh runs of kept ones."""
     scenarios = BY_ERA[Era.LEGACY]
     kept = [s for s in scenarios if not s.eof and _body(s.case) is not None]
     heads = {s.case.lines[:2] for s in kept}
-    # One start per fresh scenario, at most KEPT kept processes a handshake, and a fresh run for
-    # a scenario that initializes its kept process again.
     again = [s for s in kept if b'"initialize"' in b"".join(s.case.lines[2:])]
-    most = len(scenarios) - len(kept) + check.KEPT * len(heads) + len(again)
-    assert len(starts.read_text()) <= most < len(scenarios), (len(starts.read_text()), most, len(scenarios))
+    return len(scenarios) - len(kept) + check.KEPT * len(heads) + len(again) + confirmations
+
+
+def test_check_runs_most_scenarios_in_kept_processes_and_gives_the_verdicts_of_fresh_ones(tmp_path: Path) -> None:
+    starts = tmp_path / "starts"
+    assert _statuses(_counted(starts, "-m", "mcpref.reference")) == _statuses(REFERENCE)
+    assert len(starts.read_text()) <= _most_starts() < len(BY_ERA[Era.LEGACY]), len(starts.read_text())
+
+
+def test_a_kept_process_a_second_initialize_ends_has_no_scenario_left_to_start_another_for(tmp_path: Path) -> None:
+    """LIFE-SECOND-INIT taken in a kept process ends it: the scenarios that write an initialize run
+    after every other one, so that no kept process is started again for those still to run."""
+    starts = tmp_path / "starts"
+    buggy = Path(__file__).parents[2] / "examples" / "buggy" / "second_initialize.py"
+    statuses = _statuses(_counted(starts, str(buggy)))
+    assert statuses["LIFE-SECOND-INIT"] == Status.FAIL.value
+    assert len(starts.read_text()) <= _most_starts(), len(starts.read_text())
 
 
 @pytest.mark.parametrize(
@@ -280,21 +293,9 @@ def test_a_finding_in_a_kept_process_does_not_end_it(tmp_path: Path) -> None:
     where its rules are not shown yet, and the kept processes go on."""
     starts = tmp_path / "starts"
     buggy = Path(__file__).parents[2] / "examples" / "buggy" / "silent_on_invalid_request.py"
-    counted = [
-        sys.executable,
-        "-c",
-        "import os, sys; open(sys.argv[1], 'a').write('.'); os.execv(sys.executable, [sys.executable, sys.argv[2]])",
-        str(starts),
-        str(buggy),
-    ]
-    statuses = _statuses(counted)
+    statuses = _statuses(_counted(starts, str(buggy)))
     assert statuses["RPC-INVALID-REQUEST"] == Status.FAIL.value
-    scenarios = BY_ERA[Era.LEGACY]
-    kept = [s for s in scenarios if not s.eof and _body(s.case) is not None]
+    kept = [s for s in BY_ERA[Era.LEGACY] if not s.eof and _body(s.case) is not None]
     failing_in_kept = [s for s in kept if "RPC-INVALID-REQUEST" in s.rules or "RPC-PARAMS-OBJECT" in s.rules]
-    heads = {s.case.lines[:2] for s in kept}
-    # Fresh scenarios, the kept processes, fresh runs of scenarios that initialize again, and
-    # one fresh run for each of the two rules at most.
-    again = [s for s in kept if b'"initialize"' in b"".join(s.case.lines[2:])]
-    most = len(scenarios) - len(kept) + check.KEPT * len(heads) + len(again) + 2
-    assert len(failing_in_kept) >= 2 and len(starts.read_text()) <= most, (len(starts.read_text()), most)
+    # One fresh run for each of the two rules at most.
+    assert len(failing_in_kept) >= 2 and len(starts.read_text()) <= _most_starts(2), len(starts.read_text())

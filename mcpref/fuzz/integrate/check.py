@@ -98,6 +98,13 @@ def _kept_body(scenario: Scenario) -> tuple[bytes, ...] | None:
     return None if scenario.eof or scenario.era is not Era.LEGACY else _body(scenario.case)
 
 
+def _initializes_again(scenario: Scenario) -> bool:
+    """Whether the scenario's kept run writes an initialize: a server that takes it ends its kept
+    process (``initialized_again``)."""
+    body = _kept_body(scenario)
+    return body is not None and any(b'"initialize"' in chunk for chunk in body)
+
+
 def _body(case: Case) -> tuple[bytes, ...] | None:
     """The chunks after the case's opening handshake, when the case opens with one of
     ``KEPT_HEADS`` as a chunk of its own: what a kept process is sent."""
@@ -283,12 +290,17 @@ def check_rows(
     try:
         with ThreadPoolExecutor(max_workers=WORKERS) as pool:
             # The fresh scenarios first, those of the most writes first: the longest runs do not
-            # start last. The order changes when each scenario runs, not what it is judged on.
-            order = sorted(
-                range(len(scenarios)),
-                key=lambda i: (_kept_body(scenarios[i]) is not None, -len(scenarios[i].case.chunks)),
-            )
-            ran = dict(zip(order, pool.map(runner.first, [scenarios[i] for i in order]), strict=True))
+            # start last. Those that write an initialize to a kept process come once every other
+            # scenario is done: a server that takes it ends the process, which then has no
+            # scenario left to start another for. The order changes when each scenario runs,
+            # not what it is judged on.
+            ran: dict[int, _Result] = {}
+            for again in (False, True):
+                order = sorted(
+                    (i for i, s in enumerate(scenarios) if _initializes_again(s) is again),
+                    key=lambda i: (_kept_body(scenarios[i]) is not None, -len(scenarios[i].case.chunks)),
+                )
+                ran.update(zip(order, pool.map(runner.first, [scenarios[i] for i in order]), strict=True))
             outcomes = [ran[index] for index in range(len(scenarios))]
             runner.close()  # the kept processes have done their part
             sizes = [len(b"".join(s.case.lines)) for s in scenarios]
