@@ -7,12 +7,16 @@ reading its answer to ``initialize``, then the wall time of one ``mcpref check``
 command line, as a user runs it), both in this run. The goal: check takes at most
 ``GOAL_FACTOR`` times the cold start plus ``GOAL_SECONDS``. The ratio shown is check's time
 over that goal (at most 1: met); the context has the plain times and check / cold start.
-A target not installed is said so, not measured.
+A target not installed is said so, not measured. The context also gives the CPU time check and
+the processes it started took: over the machine's cores, a bound below which no schedule of that
+work can bring check's wall time.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import resource
 import subprocess
 import sys
 import time
@@ -66,8 +70,16 @@ def cold_start(argv: list[str]) -> float:
         proc.wait()
 
 
-def check_time(argv: list[str]) -> tuple[float, dict[str, int]]:
-    """The wall time of ``mcpref check --json`` on ``argv``, and its count of rows by status."""
+def _children_cpu() -> float:
+    """CPU seconds of the processes this one has waited for, and of theirs."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def check_time(argv: list[str]) -> tuple[float, float, dict[str, int]]:
+    """The wall time of ``mcpref check --json`` on ``argv``, the CPU time it and its target
+    processes took, and its count of rows by status."""
+    cpu = _children_cpu()
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "mcpref", "check", "--json", "--", *argv],
@@ -76,12 +88,13 @@ def check_time(argv: list[str]) -> tuple[float, dict[str, int]]:
         check=False,
     )
     took = time.monotonic() - started
+    cpu = _children_cpu() - cpu
     if done.returncode not in (0, 1):
         raise RuntimeError(f"mcpref check exited {done.returncode}: {done.stderr.decode()[-500:]}")
     counts: dict[str, int] = {}
     for row in json.loads(done.stdout)["rules"]:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
-    return took, counts
+    return took, cpu, counts
 
 
 def run() -> list[Row]:
@@ -93,11 +106,13 @@ def run() -> list[Row]:
             continue
         progress(f"8 check speed: {target.label}, cold start then mcpref check")
         cold = min(cold_start(target.argv) for _ in range(COLD_REPEATS))
-        took, counts = check_time(target.argv)
+        took, cpu, counts = check_time(target.argv)
+        cores = os.cpu_count() or 1
         goal = GOAL_FACTOR * cold + GOAL_SECONDS
         statuses = ", ".join(f"{count} {status}" for status, count in sorted(counts.items()))
         context = (
-            f"check {took:.1f} s, cold start {cold:.2f} s (check {took / cold:.0f}x it), goal {goal:.1f} s; {statuses}"
+            f"check {took:.1f} s, cold start {cold:.2f} s (check {took / cold:.0f}x it), goal {goal:.1f} s; "
+            f"CPU {cpu:.1f} s on {cores} cores, so at least {cpu / cores:.1f} s; {statuses}"
         )
         rows.append(
             Row(
