@@ -11,16 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign.runner import (
-    ATTRIBUTION_LIMIT,
-    ATTRIBUTION_SECONDS,
-    Failure,
-    attribution_seconds,
-    chunking_finding,
-    defanged,
-    relabel_carried_state,
-    relabel_false_line_ends,
-)
+from mcpref.fuzz.campaign.attribution import chunking_finding, defanged, relabel_carried_state, relabel_false_line_ends
+from mcpref.fuzz.campaign.runner import ATTRIBUTION_LIMIT, ATTRIBUTION_SECONDS, Failure, attribution_seconds
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, Timing
 from mcpref.fuzz.generate.strategies import Case

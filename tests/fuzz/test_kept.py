@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from mcpref.fuzz.campaign.runner import Campaign, initialized_again
+from mcpref.fuzz.campaign.attribution import initialized_again
+from mcpref.fuzz.campaign.runner import Campaign
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, Session, Timing, run_case
 from mcpref.fuzz.generate.corpus import _ready, scenario

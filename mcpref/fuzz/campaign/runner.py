@@ -34,13 +34,11 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import itertools
-import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from unittest import mock
 
 from hypothesis import HealthCheck, Phase, Verbosity, event, given, settings
@@ -49,21 +47,18 @@ from hypothesis.database import ExampleDatabase
 from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
+from mcpref.fuzz.campaign.attribution import (
+    chunking_finding,
+    failing_findings,
+    initialized_again,
+    read_on_for_missing,
+    relabel_carried_state,
+    relabel_false_line_ends,
+)
 from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Session, Timing, run_case, within
 from mcpref.fuzz.generate.campaign_cases import campaign_cases
 from mcpref.fuzz.generate.strategies import Case
-from mcpref.fuzz.judge.modern import own_rule
-from mcpref.fuzz.judge.oracle import (
-    Finding,
-    Profile,
-    Status,
-    has_false_line_end,
-    id_key,
-    judge_run,
-    only_cr_line_ends,
-)
-from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
-from mcpref.reference.messages import RequestId
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge_run
 from mcpref.reference.versions import BY_NAME, Era
 
 GRACE_SECONDS = 5.0
@@ -231,54 +226,6 @@ class Outcome:
     warnings: dict[str, Failure]  # each warned rule's first case, confirmed in a fresh process
 
 
-def _failing(findings: list[Finding], profile: Profile) -> list[Finding]:
-    return [f for f in findings if f.status(profile) is Status.FAIL]
-
-
-def read_on_for_missing(session: Session, run: Run, suspects: Iterable[Finding]) -> Run | None:
-    """A kept run ends at the probe's answer: when one of ``suspects`` is an answer missing, the
-    run again after reading on while the target works (``Session.read_on``), as a fresh run
-    waits for what a busy server still owes. None when there was nothing to read on for, or
-    reading on changed nothing (the judge, a function of the observation, finds the same)."""
-    if not (session.alive and any(finding.answer_missing for finding in suspects)):
-        return None
-    before, run = run.observation, session.read_on()
-    return run if run.observation != before else None
-
-
-def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
-    """Whether the target may have taken an ``initialize`` in ``body`` (after its handshake).
-
-    Only an error answer to each of them shows the state unchanged (LIFE-SECOND-INIT); a
-    line that mentions initialize but cannot be read counts as taken.
-    """
-    ids: list[object] = []
-    for line in body:
-        if b'"initialize"' not in line:
-            continue
-        try:
-            message = json.loads(line)
-        except ValueError:
-            return True
-        if not isinstance(message, dict) or "id" not in message:
-            return True
-        if message.get("method") == "initialize":
-            ids.append(message["id"])
-    if not ids:
-        return False
-    refused = 0
-    for line in output:
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(answer, dict) and answer.get("id") in ids:
-            if "error" not in answer:
-                return True
-            refused += 1
-    return refused < len(ids)
-
-
 class Campaign:
     def __init__(
         self,
@@ -353,7 +300,7 @@ class Campaign:
         head = case.kept_handshake if timing is None and self.stats.fresh_only_from is None else None
         if head is None or self._fresh_next or (session := self._session(head)) is None:
             run, findings = self._run_fresh(case, timing or self.timing)
-            self._fresh_next = head is not None and bool(_failing(findings, self.profile))
+            self._fresh_next = head is not None and bool(failing_findings(findings, self.profile))
             return run, findings
         started = time.monotonic()
         run = session.run(case.chunks[len(head) :], case.settle)
@@ -361,20 +308,20 @@ class Campaign:
         self.stats.kept += 1
         self.stats.messages += case.messages - 2
         findings = self._judge(case, run)
-        failing = _failing(findings, self.profile)
+        failing = failing_findings(findings, self.profile)
         started = time.monotonic()
         again = read_on_for_missing(session, run, failing)
         self.stats.target_seconds += time.monotonic() - started
         if again is not None:
             run, findings = again, self._judge(case, again)
-            failing = _failing(findings, self.profile)
+            failing = failing_findings(findings, self.profile)
         if failing or not session.alive or initialized_again(case.lines[2:], run.observation.output):
             self._end_session(head)  # after a failure or an accepted second initialize, its state is in doubt
         if not failing and not self._new_warnings(findings):
             return run, findings
         fresh = self._run_fresh(case, self.timing)
-        self._fresh_next = bool(_failing(fresh[1], self.profile))
-        if failing and not _failing(fresh[1], self.profile):
+        self._fresh_next = bool(failing_findings(fresh[1], self.profile))
+        if failing and not failing_findings(fresh[1], self.profile):
             unconfirmed = self.stats.unconfirmed
             unconfirmed[failing[0].rule] = unconfirmed.get(failing[0].rule, 0) + 1
             # A few disagreements are timing; many mean state carried from case to case.
@@ -498,7 +445,7 @@ class Campaign:
                         self.warnings[finding.rule] = Failure(finding.rule, case, run, shown)
                     event(f"warn {finding.rule}")
             self._report_progress(deadline, shrinking)
-            failing = _failing(findings, self.profile)
+            failing = failing_findings(findings, self.profile)
             if not failing:
                 return
             new = [finding for finding in failing if finding.rule not in known]
@@ -643,139 +590,6 @@ def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:
     for failure in failures:
         found.setdefault(failure.rule, failure)
     return list(found.values())
-
-
-_FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
-_LOST = ("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
-# Rules whose evidence is what had been sent when a line was read: a cut lets the finding be seen,
-# it does not cause it, and in one piece it cannot be seen at all.
-_SEEN_THROUGH_CUTS = frozenset({"LIFE-SERVER-EARLY"})
-
-
-def defanged(case: Case, crs_only: bool = False) -> Case:
-    """The case with every false line end made harmless: a raw CR between tokens becomes a space,
-    a raw U+2028, U+2029 or U+0085 its escape (with ``crs_only``, the CRs alone). The messages mean
-    the same; only a reader that splits lines on those characters sees a difference. One chunk,
-    so cut positions need not move."""
-    lines = []
-    for line in case.lines:
-        text = line.decode("utf-8", "surrogateescape").replace("\r", " ")
-        for raw, escaped in () if crs_only else _FALSE_LINE_ENDS_IN_STRINGS.items():
-            text = text.replace(raw, escaped)
-        lines.append(text.encode("utf-8", "surrogateescape"))
-    return replace(case, lines=tuple(lines), cuts=())
-
-
-def chunking_finding(
-    finding: Finding,
-    case: Case,
-    execute: Callable[[Case, Timing], list[Finding]],
-    timing: Timing,
-    profile: Profile,
-) -> Finding | None:
-    """FRAME-CHUNK-INVARIANT for a failing ``finding`` that goes away when the same bytes are written
-    in one piece, or one line a write: the cutting alone caused it. None when it stays."""
-    if (len(case.chunks) < 2 and len(case.lines) < 2) or finding.rule in _SEEN_THROUGH_CUTS:
-        return None
-    offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
-    # A long pause keeps one line per read even on a loaded machine. Not before stdin closes: a
-    # pause there lets work in flight end before EOF, which is no matter of cutting.
-    one_line_a_write = () if case.eof else ((offsets, max(timing.pause, 0.2)),)
-    for cuts, pause in (((), timing.pause), *one_line_a_write):
-        if cuts == case.cuts:
-            continue
-        findings = execute(replace(case, cuts=cuts), replace(timing, pause=pause))
-        if finding.rule not in {f.rule for f in _failing(findings, profile)}:
-            return Finding(
-                "FRAME-CHUNK-INVARIANT",
-                True,
-                finding.line,
-                f"{finding.message} ({finding.rule}), only when the bytes are cut as in this case",
-                finding.expected,
-                finding.actual,
-            )
-    return None
-
-
-def relabel_false_line_ends(
-    findings: list[Finding],
-    case: Case,
-    output: tuple[bytes, ...],
-    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
-    profile: Profile,
-) -> list[Finding]:
-    """FRAME-LF-ONLY for answers lost only because of false line ends: the defanged case passes, and
-    the server wrote something else for it than for ``case`` (its ``output``).
-
-    A reader that splits lines at a raw CR or U+2028 and drops what it cannot parse leaves
-    nothing behind but silence; the oracle alone cannot tell that silence from any other. A server
-    that writes the same bytes either way did not read the false line ends at all. Reading a bare
-    CR as a line end is an open reading of the transport's "newline": a warning under ``spec``.
-    Returns ``findings`` itself when nothing is relabelled.
-    """
-    lost = [f for f in _failing(findings, profile) if f.rule in _LOST]
-    if not lost or defanged(case) == replace(case, cuts=()):
-        return findings
-    defanged_findings, defanged_output = execute(defanged(case))
-    if defanged_output == output or any(f.rule in _LOST for f in _failing(defanged_findings, profile)):
-        return findings
-    false_ends = [line for line in case.lines if has_false_line_end(line)]
-    cr_only = all(only_cr_line_ends(line) for line in false_ends)
-    if not cr_only and any(b"\r" in line.removesuffix(b"\n").removesuffix(b"\r") for line in false_ends):
-        # Bare CRs and other separators: the others are the cause only if answers are still lost
-        # once the CRs alone are made harmless; else the CRs may be, and that reading is open.
-        cr_findings, _ = execute(defanged(case, crs_only=True))
-        cr_only = not any(f.rule in _LOST for f in _failing(cr_findings, profile))
-    return [
-        Finding(
-            "FRAME-LF-ONLY",
-            not cr_only,
-            f.line,
-            f"{f.message} ({f.rule}), only with a raw line separator in the line",
-            f.expected,
-            f.actual,
-        )
-        if f in lost
-        else f
-        for f in findings
-    ]
-
-
-def relabel_carried_state(
-    findings: list[Finding],
-    case: Case,
-    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
-    profile: Profile,
-) -> list[Finding]:
-    """MOD-STATELESS (a request served with what earlier ones carried) only when the request alone, in
-    a fresh process, is not served; when it is, nothing was carried over, and the finding is that
-    request's own rule. Returns ``findings`` itself when nothing is relabelled."""
-    relabelled = list(findings)
-    for position, finding in enumerate(findings):
-        if finding.rule != "MOD-STATELESS" or finding.line is None or finding.status(profile) is not Status.FAIL:
-            continue
-        line = case.lines[finding.line]
-        value = parse_line(line)
-        request = classify(value) if isinstance(value, dict) else None
-        if not isinstance(request, Request):
-            continue
-        _, output = execute(Case((line,), (), case.settle))
-        if _served(output, request.id):
-            message = f"{finding.message}, alone in a fresh process too: nothing was carried over"
-            relabelled[position] = replace(finding, rule=own_rule(request), message=message)
-    return findings if relabelled == findings else relabelled
-
-
-def _served(output: tuple[bytes, ...], request_id: RequestId) -> bool:
-    """Whether a line of ``output`` is a result for ``request_id``, the same in type and value."""
-    answers = (parse_line(line) for line in output)
-    return any(
-        isinstance(answer, dict)
-        and "result" in answer
-        and is_valid_id(answer_id := answer.get("id"))
-        and id_key(answer_id) == id_key(request_id)
-        for answer in answers
-    )
 
 
 def stderr_progress(progress: Progress) -> None:

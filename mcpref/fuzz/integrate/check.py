@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from mcpref.fuzz.campaign.runner import (
+from mcpref.fuzz.campaign.attribution import (
     initialized_again,
     read_on_for_missing,
     relabel_carried_state,

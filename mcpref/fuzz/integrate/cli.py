@@ -44,15 +44,10 @@ from pathlib import Path
 from typing import cast
 
 from mcpref import __version__
+from mcpref.fuzz.campaign.attribution import chunking_finding, relabel_carried_state, relabel_false_line_ends
 from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_database
 from mcpref.fuzz.campaign.jobs import run_jobs
-from mcpref.fuzz.campaign.runner import (
-    Campaign,
-    chunking_finding,
-    relabel_carried_state,
-    relabel_false_line_ends,
-    stderr_progress,
-)
+from mcpref.fuzz.campaign.runner import Campaign, stderr_progress
 from mcpref.fuzz.drive import waiting
 from mcpref.fuzz.drive.target import OutOfTime, TargetError, Timing, run_case, within
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version

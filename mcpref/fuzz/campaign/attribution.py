@@ -1,0 +1,204 @@
+"""What a divergence is filed under, and what a run in a kept process stands for.
+
+A finding names the rule the oracle saw broken; some are symptoms of another cause, which only
+running the case again tells: cut otherwise (FRAME-CHUNK-INVARIANT), with its false line ends
+made harmless (FRAME-LF-ONLY), or a request alone (MOD-STATELESS). A run in a kept process is
+judged only as far as the process's state is known (``initialized_again``) and after what a busy
+target still owes (``read_on_for_missing``). Campaigns (``campaign.runner``), ``check`` and
+``replay`` share these; none of it draws cases.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+
+from mcpref.fuzz.drive.target import Run, Session, Timing
+from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.modern import own_rule
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, has_false_line_end, id_key, only_cr_line_ends
+from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
+from mcpref.reference.messages import RequestId
+
+
+def failing_findings(findings: list[Finding], profile: Profile) -> list[Finding]:
+    return [f for f in findings if f.status(profile) is Status.FAIL]
+
+
+def read_on_for_missing(session: Session, run: Run, suspects: Iterable[Finding]) -> Run | None:
+    """A kept run ends at the probe's answer: when one of ``suspects`` is an answer missing, the
+    run again after reading on while the target works (``Session.read_on``), as a fresh run
+    waits for what a busy server still owes. None when there was nothing to read on for, or
+    reading on changed nothing (the judge, a function of the observation, finds the same)."""
+    if not (session.alive and any(finding.answer_missing for finding in suspects)):
+        return None
+    before, run = run.observation, session.read_on()
+    return run if run.observation != before else None
+
+
+def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
+    """Whether the target may have taken an ``initialize`` in ``body`` (after its handshake).
+
+    Only an error answer to each of them shows the state unchanged (LIFE-SECOND-INIT); a
+    line that mentions initialize but cannot be read counts as taken.
+    """
+    ids: list[object] = []
+    for line in body:
+        if b'"initialize"' not in line:
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return True
+        if not isinstance(message, dict) or "id" not in message:
+            return True
+        if message.get("method") == "initialize":
+            ids.append(message["id"])
+    if not ids:
+        return False
+    refused = 0
+    for line in output:
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(answer, dict) and answer.get("id") in ids:
+            if "error" not in answer:
+                return True
+            refused += 1
+    return refused < len(ids)
+
+
+_FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+_LOST = ("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
+# Rules whose evidence is what had been sent when a line was read: a cut lets the finding be seen,
+# it does not cause it, and in one piece it cannot be seen at all.
+_SEEN_THROUGH_CUTS = frozenset({"LIFE-SERVER-EARLY"})
+
+
+def defanged(case: Case, crs_only: bool = False) -> Case:
+    """The case with every false line end made harmless: a raw CR between tokens becomes a space,
+    a raw U+2028, U+2029 or U+0085 its escape (with ``crs_only``, the CRs alone). The messages mean
+    the same; only a reader that splits lines on those characters sees a difference. One chunk,
+    so cut positions need not move."""
+    lines = []
+    for line in case.lines:
+        text = line.decode("utf-8", "surrogateescape").replace("\r", " ")
+        for raw, escaped in () if crs_only else _FALSE_LINE_ENDS_IN_STRINGS.items():
+            text = text.replace(raw, escaped)
+        lines.append(text.encode("utf-8", "surrogateescape"))
+    return replace(case, lines=tuple(lines), cuts=())
+
+
+def chunking_finding(
+    finding: Finding,
+    case: Case,
+    execute: Callable[[Case, Timing], list[Finding]],
+    timing: Timing,
+    profile: Profile,
+) -> Finding | None:
+    """FRAME-CHUNK-INVARIANT for a failing ``finding`` that goes away when the same bytes are written
+    in one piece, or one line a write: the cutting alone caused it. None when it stays."""
+    if (len(case.chunks) < 2 and len(case.lines) < 2) or finding.rule in _SEEN_THROUGH_CUTS:
+        return None
+    offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
+    # A long pause keeps one line per read even on a loaded machine. Not before stdin closes: a
+    # pause there lets work in flight end before EOF, which is no matter of cutting.
+    one_line_a_write = () if case.eof else ((offsets, max(timing.pause, 0.2)),)
+    for cuts, pause in (((), timing.pause), *one_line_a_write):
+        if cuts == case.cuts:
+            continue
+        findings = execute(replace(case, cuts=cuts), replace(timing, pause=pause))
+        if finding.rule not in {f.rule for f in failing_findings(findings, profile)}:
+            return Finding(
+                "FRAME-CHUNK-INVARIANT",
+                True,
+                finding.line,
+                f"{finding.message} ({finding.rule}), only when the bytes are cut as in this case",
+                finding.expected,
+                finding.actual,
+            )
+    return None
+
+
+def relabel_false_line_ends(
+    findings: list[Finding],
+    case: Case,
+    output: tuple[bytes, ...],
+    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    profile: Profile,
+) -> list[Finding]:
+    """FRAME-LF-ONLY for answers lost only because of false line ends: the defanged case passes, and
+    the server wrote something else for it than for ``case`` (its ``output``).
+
+    A reader that splits lines at a raw CR or U+2028 and drops what it cannot parse leaves
+    nothing behind but silence; the oracle alone cannot tell that silence from any other. A server
+    that writes the same bytes either way did not read the false line ends at all. Reading a bare
+    CR as a line end is an open reading of the transport's "newline": a warning under ``spec``.
+    Returns ``findings`` itself when nothing is relabelled.
+    """
+    lost = [f for f in failing_findings(findings, profile) if f.rule in _LOST]
+    if not lost or defanged(case) == replace(case, cuts=()):
+        return findings
+    defanged_findings, defanged_output = execute(defanged(case))
+    if defanged_output == output or any(f.rule in _LOST for f in failing_findings(defanged_findings, profile)):
+        return findings
+    false_ends = [line for line in case.lines if has_false_line_end(line)]
+    cr_only = all(only_cr_line_ends(line) for line in false_ends)
+    if not cr_only and any(b"\r" in line.removesuffix(b"\n").removesuffix(b"\r") for line in false_ends):
+        # Bare CRs and other separators: the others are the cause only if answers are still lost
+        # once the CRs alone are made harmless; else the CRs may be, and that reading is open.
+        cr_findings, _ = execute(defanged(case, crs_only=True))
+        cr_only = not any(f.rule in _LOST for f in failing_findings(cr_findings, profile))
+    return [
+        Finding(
+            "FRAME-LF-ONLY",
+            not cr_only,
+            f.line,
+            f"{f.message} ({f.rule}), only with a raw line separator in the line",
+            f.expected,
+            f.actual,
+        )
+        if f in lost
+        else f
+        for f in findings
+    ]
+
+
+def relabel_carried_state(
+    findings: list[Finding],
+    case: Case,
+    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    profile: Profile,
+) -> list[Finding]:
+    """MOD-STATELESS (a request served with what earlier ones carried) only when the request alone, in
+    a fresh process, is not served; when it is, nothing was carried over, and the finding is that
+    request's own rule. Returns ``findings`` itself when nothing is relabelled."""
+    relabelled = list(findings)
+    for position, finding in enumerate(findings):
+        if finding.rule != "MOD-STATELESS" or finding.line is None or finding.status(profile) is not Status.FAIL:
+            continue
+        line = case.lines[finding.line]
+        value = parse_line(line)
+        request = classify(value) if isinstance(value, dict) else None
+        if not isinstance(request, Request):
+            continue
+        _, output = execute(Case((line,), (), case.settle))
+        if _served(output, request.id):
+            message = f"{finding.message}, alone in a fresh process too: nothing was carried over"
+            relabelled[position] = replace(finding, rule=own_rule(request), message=message)
+    return findings if relabelled == findings else relabelled
+
+
+def _served(output: tuple[bytes, ...], request_id: RequestId) -> bool:
+    """Whether a line of ``output`` is a result for ``request_id``, the same in type and value."""
+    answers = (parse_line(line) for line in output)
+    return any(
+        isinstance(answer, dict)
+        and "result" in answer
+        and is_valid_id(answer_id := answer.get("id"))
+        and id_key(answer_id) == id_key(request_id)
+        for answer in answers
+    )
