@@ -175,6 +175,24 @@ def test_a_notification_once_initialized_was_received_is_not_early_under_strict_
     assert (status, found) == (0, [])
 
 
+@pytest.mark.spec("LIFE-INITIALIZED-EARLY", "LIFE-PRE-INIT-REFUSED")
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # Serves every request before initialize: the early notification changes nothing, one cause.
+        ("pre_init_served", {"LIFE-PRE-INIT-REFUSED": "warn", "LIFE-INITIALIZED-EARLY": "pass"}),
+        # Refuses them with -32600 until an early notification opens the session.
+        ("initialized_early_completes", {"LIFE-PRE-INIT-REFUSED": "pass", "LIFE-INITIALIZED-EARLY": "warn"}),
+    ],
+)
+def test_an_early_initialized_notification_is_said_to_open_the_session_only_where_it_did(
+    name: str, expected: dict[str, str]
+) -> None:
+    target = [sys.executable, str(LAWFUL / f"{name}.py")]
+    rows = check_rows(target, Profile.SPEC, Timing(), only=frozenset(expected))
+    assert {row["id"]: row["status"] for row in rows} == expected
+
+
 @pytest.mark.spec("CAP-ELICIT-COMPLETE", "TASKS-TERMINAL", "CAP-LOGGING-DECLARED", "RPC-BATCH")
 def test_a_rule_of_a_version_the_server_did_not_negotiate_is_not_applicable() -> None:
     # Asked for 2025-11-25, the server answers 2025-06-18: the rules of 2025-11-25 alone were

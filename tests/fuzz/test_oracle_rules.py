@@ -840,14 +840,35 @@ def test_a_request_served_before_notifications_initialized_warns() -> None:
 
 
 @pytest.mark.spec("LIFE-INITIALIZED-EARLY", "LIFE-PRE-INIT-REFUSED")
-def test_a_request_served_after_an_early_initialized_notification_is_filed_under_that_rule() -> None:
-    # Seen in the field on all six targets: the notification alone opens the session for them.
-    session = [encode(notification("notifications/initialized")), encode(request(1, "tools/list"))]
-    assert verdict(_judge(session, [error(1, -32600)])) == NONE
-    served = _judge(session, [result(1, {"tools": []})])
-    assert verdict(served) == warns("LIFE-INITIALIZED-EARLY")
-    assert served[0].message == "served after a notifications/initialized that came before any initialize was accepted"
-    refused = _judge([encode(request(1, "tools/list"))], [error(1, -32602)])
+def test_an_early_initialized_notification_is_found_opening_the_session_only_where_it_changed_the_answer() -> None:
+    initialized = encode(notification("notifications/initialized"))
+    listing = encode(request(1, "tools/list"))
+    around = [listing, initialized, encode(request(2, "tools/list"))]  # the check scenario
+    tools = {"tools": []}
+    assert verdict(_judge(around, [error(1, -32600), error(2, -32600)])) == NONE
+    # Refused before the notification, served after it: the notification opened the session.
+    opened = _judge(around, [error(1, -32600), result(2, tools)])
+    assert verdict(opened) == warns("LIFE-INITIALIZED-EARLY")
+    assert opened[0].message == (
+        "served after a notifications/initialized that came before any initialize was accepted,"
+        " where a request before it was refused"
+    )
+    # Seen in the field (the Python SDK): -32602 before, served after: two causes, two rules.
+    both = _judge(around, [error(1, -32602), result(2, tools)])
+    assert [f.rule for f in both] == ["LIFE-PRE-INIT-REFUSED", "LIFE-INITIALIZED-EARLY"]
+    # Served, or refused with another code, with or without the notification (the TypeScript SDK,
+    # mcp-go; the Go SDK's code 0): one cause, the gate's, and nothing of the notification.
+    for answers in ([result(1, tools), result(2, tools)], [error(1, 0), error(2, 0)]):
+        findings = _judge(around, answers)
+        assert verdict(findings) == warns("LIFE-PRE-INIT-REFUSED")
+        assert findings[-1].message.endswith("before initialize, after an early notifications/initialized")
+    # Nothing before the notification shows what the server does without it: the gate's rule.
+    alone = _judge([initialized, listing], [result(1, tools)])
+    assert [(f.rule, f.message) for f in alone] == [
+        ("LIFE-PRE-INIT-REFUSED", "served before initialize, after an early notifications/initialized")
+    ]
+    assert verdict(_judge([initialized, listing], [error(1, -32600)])) == NONE
+    refused = _judge([listing], [error(1, -32602)])
     assert [(f.rule, f.message) for f in refused] == [("LIFE-PRE-INIT-REFUSED", "refused with -32602 before initialize")]
 
 

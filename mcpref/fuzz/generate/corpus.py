@@ -146,8 +146,12 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     scenario("ping before initialize", ("LIFE-PING",), *lines(request("p", "ping"))),
     scenario("second initialize", ("LIFE-SECOND-INIT",), *_ready(), *lines(initialize(9, "2024-11-05"))),
+    # A request before the notification shows what the server does without it: only a change in the
+    # answer shows that the notification opened the session (LIFE-INITIALIZED-EARLY).
     scenario(
-        "initialized before initialize", ("LIFE-INITIALIZED-EARLY",), *lines(INITIALIZED, request(1, "tools/list"))
+        "initialized before initialize",
+        ("LIFE-INITIALIZED-EARLY", "LIFE-PRE-INIT-REFUSED"),
+        *lines(request(1, "tools/list"), INITIALIZED, request(2, "tools/list")),
     ),
     scenario(
         "malformed initialize params",

@@ -28,18 +28,27 @@ def ping(session: Session, index: int, answer: JsonObject) -> None:
 
 
 def early(session: Session, index: int, answer: JsonObject) -> None:
-    """LIFE-PRE-INIT-REFUSED, or LIFE-INITIALIZED-EARLY when an early notifications/initialized came first."""
+    """LIFE-PRE-INIT-REFUSED; LIFE-INITIALIZED-EARLY where an early notifications/initialized is seen
+    to open the session: a request before it was refused, one after it served. A server that serves
+    (or refuses with another code) with or without the notification shows one cause, the gate's."""
     code = error_code(answer)
+    opened = session.target.accepted_init
+    if code is not None and not opened and not session.initialized_early:
+        session.refused_early = True
     if code == INVALID_REQUEST:
         return
     how = answered(answer)
-    if session.target.accepted_init:
+    if opened:
         session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before notifications/initialized", "-32600", show(answer))
-    elif session.initialized_early:
-        message = f"{how} after a notifications/initialized that came before any initialize was accepted"
+    elif session.initialized_early and session.refused_early and code is None:
+        message = (
+            f"{how} after a notifications/initialized that came before any initialize was accepted,"
+            " where a request before it was refused"
+        )
         session.find("LIFE-INITIALIZED-EARLY", index, message, "-32600", show(answer))
     else:
-        session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before initialize", "-32600", show(answer))
+        after = ", after an early notifications/initialized" if session.initialized_early else ""
+        session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before initialize{after}", "-32600", show(answer))
 
 
 def initialize(session: Session, index: int, request: Request, answer: JsonObject, in_batch: bool) -> None:

@@ -91,6 +91,7 @@ class Session:
         self.unanswered: list[Pending] = []  # requests without an answer, while id-null errors came
         self.split: list[Pending] = []  # the same, with a false line end in their line
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
+        self.refused_early = False  # a request refused before initialize, and before such a notification
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
         # The server's own requests and notifications, by output line.
         self.server_messages: list[tuple[int, JsonObject]] = []
