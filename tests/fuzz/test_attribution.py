@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign.attribution import chunking_finding, defanged, relabel_carried_state, relabel_false_line_ends
+from mcpref.fuzz.campaign.attribution import (
+    chunking_finding,
+    defanged,
+    relabel_carried_state,
+    relabel_false_line_ends,
+    relabel_invalid_utf8,
+    utf8_repaired,
+)
 from mcpref.fuzz.campaign.runner import ATTRIBUTION_LIMIT, ATTRIBUTION_SECONDS, Failure, attribution_seconds
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, Timing
@@ -38,6 +45,40 @@ def test_a_lost_answer_is_relabelled_only_when_the_defanged_case_passes_with_oth
     assert kept == [LOST]
     plain = Case((b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',))
     assert relabel_false_line_ends([LOST], plain, (), lambda _: ([], (PONG,)), Profile.SPEC) == [LOST]
+
+
+@pytest.mark.spec("FRAME-UTF8", "RPC-ONE-ANSWER")
+def test_a_line_dropped_with_or_without_its_bytes_that_are_not_utf8_is_filed_under_what_else_it_breaks() -> None:
+    # Seen on the TypeScript SDK: a tools/call whose id needs more than 64 bits is dropped, whatever
+    # its text holds; with a byte 0xFF in the text too, the silence was FRAME-UTF8's.
+    line = b'{"jsonrpc":"2.0","id":1000000000000000000000000000000,"method":"ping","params":{"x":"\xff"}}\n'
+    case = Case((line,))
+    assert utf8_repaired(Case((line,), (3,))).lines == (line.replace(b"\xff", "\ufffd".encode()),)
+    silent = Finding("FRAME-UTF8", True, 0, "no answer", "error -32700 with id null", "nothing")
+    dropped = Finding("RPC-ONE-ANSWER", True, 0, "no answer", "an answer", "nothing")
+    relabelled = relabel_invalid_utf8([silent], case, lambda _: ([dropped], ()), Profile.SPEC)
+    assert [(f.rule, f.message) for f in relabelled] == [
+        ("RPC-ONE-ANSWER", "no answer, with or without the bytes that are not UTF-8")
+    ]
+    # Answered once it is UTF-8: the bad bytes are the cause.
+    assert relabel_invalid_utf8([silent], case, lambda _: ([], (PONG,)), Profile.SPEC) == [silent]
+    # A warning elsewhere in the line is no cause of the silence.
+    warned = Finding("RPC-JSON-LIMITS", False, 0, "refused", "an answer", "-32600")
+    assert relabel_invalid_utf8([silent], case, lambda _: ([warned], ()), Profile.SPEC) == [silent]
+
+
+def _not_run(_: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+    raise AssertionError("nothing to run again")
+
+
+@pytest.mark.spec("FRAME-UTF8")
+def test_only_a_silence_on_a_line_that_is_not_utf8_is_run_again() -> None:
+    bad = Case((b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"\xff"}}\n',))
+    served = Finding("FRAME-UTF8", False, 0, "served a line that is not UTF-8", "-32700 with id null", "an answer")
+    assert relabel_invalid_utf8([served, LOST], bad, _not_run, Profile.SPEC) == [served, LOST]
+    silent = Finding("FRAME-UTF8", True, 0, "no answer", "error -32700 with id null", "nothing")
+    plain = Case((b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',))
+    assert relabel_invalid_utf8([silent], plain, _not_run, Profile.SPEC) == [silent]
 
 
 @pytest.mark.spec("FRAME-LF-ONLY")

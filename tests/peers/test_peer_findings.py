@@ -9,13 +9,22 @@ rerun ``make peers`` and update this list.
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from peerlib import PYTHON_SERVER, ROOT, TS_SERVER, node_missing
+
+from mcpref.fuzz.campaign.attribution import relabel_invalid_utf8
+from mcpref.fuzz.drive.target import Timing, run_case
+from mcpref.fuzz.generate.corpus import KEPT_HEAD_OF
+from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge
+from mcpref.fuzz.report.reproducer import FORMAT
 
 pytest.importorskip("mcp", reason="the official Python SDK (PyPI mcp) is not installed: pip install -e '.[dev]'")
 pytestmark = pytest.mark.peers
@@ -116,3 +125,33 @@ def test_the_modern_era_findings_against_the_official_sdk_servers_are_still_repo
     assert [rule for rule in MODERN_ONLY if statuses[rule]["python-sdk"] == "n/a"] == []
     if node_missing():
         pytest.skip(f"checked the Python SDK only: {node_missing()}")
+
+
+@pytest.mark.spec("FRAME-UTF8", "RPC-ONE-ANSWER")
+def test_the_typescript_sdk_dropping_an_id_it_cannot_hold_is_not_filed_under_utf8(tmp_path: Path) -> None:
+    """A campaign found the TypeScript SDK silent on a tools/call whose id needs more than 64 bits and
+    whose text held a byte 0xFF: it drops such an id whatever the text (RPC-ONE-ANSWER), and serves
+    a line that is not UTF-8 once it has decoded it leniently (a FRAME-UTF8 warning)."""
+    if node_missing():
+        pytest.skip(str(node_missing()))
+    head = KEPT_HEAD_OF["2025-11-25"]
+    call = b'{"jsonrpc":"2.0","id":1000000000000000000000000000000,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\xff"}}}\n'
+    case = Case((head, call), (len(head),))
+
+    def execute(variant: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+        run = run_case(TS_SERVER, variant.chunks, Timing())
+        return judge(b"".join(variant.lines), run.observation), run.observation.output
+
+    findings, _ = execute(case)
+    assert [f.rule for f in findings] == ["FRAME-UTF8"]  # as judged alone: silence on a line not UTF-8
+    relabelled = relabel_invalid_utf8(findings, case, execute, Profile.SPEC)
+    assert [(f.rule, f.message) for f in relabelled] == [
+        ("RPC-ONE-ANSWER", "no answer, with or without the bytes that are not UTF-8")
+    ]
+    # mcpref replay files it so too.
+    reproducer = tmp_path / "reproducer.json"
+    chunks = [base64.b64encode(chunk).decode() for chunk in case.chunks]
+    document = {"format": FORMAT, "rule": "RPC-ONE-ANSWER", "profile": "spec", "command": TS_SERVER, "chunks": chunks}
+    reproducer.write_text(json.dumps(document))
+    done = subprocess.run([sys.executable, "-m", "mcpref", "replay", str(reproducer)], capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and done.stdout.splitlines()[-1].startswith("fail RPC-ONE-ANSWER: no answer, with or"), done

@@ -22,6 +22,11 @@ from mcpref.fuzz.judge.oracle import Finding, Profile, Status, has_false_line_en
 from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line
 from mcpref.reference.messages import RequestId
 
+# What a relabelling runs a variant of the case with: the variant's findings, and its output.
+Execute = Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]
+# A relabelling: the findings of a case, each under its cause once variants of the case are run.
+Relabel = Callable[[list[Finding], Case, Execute, Profile], list[Finding]]
+
 
 def failing_findings(findings: list[Finding], profile: Profile) -> list[Finding]:
     return [f for f in findings if f.status(profile) is Status.FAIL]
@@ -127,7 +132,7 @@ def relabel_false_line_ends(
     findings: list[Finding],
     case: Case,
     output: tuple[bytes, ...],
-    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    execute: Execute,
     profile: Profile,
 ) -> list[Finding]:
     """FRAME-LF-ONLY for answers lost only because of false line ends: the defanged case passes, and
@@ -167,10 +172,43 @@ def relabel_false_line_ends(
     ]
 
 
+def utf8_repaired(case: Case) -> Case:
+    """The case with each byte sequence that is not UTF-8 replaced by U+FFFD, in one chunk: what a
+    lenient decoder reads in it."""
+    lines = tuple(line.decode("utf-8", "replace").encode() for line in case.lines)
+    return replace(case, lines=lines, cuts=())
+
+
+def relabel_invalid_utf8(
+    findings: list[Finding],
+    case: Case,
+    execute: Execute,
+    profile: Profile,
+) -> list[Finding]:
+    """For a line not UTF-8 that drew no answer at all (FRAME-UTF8), the failure the same line shows
+    once its bytes are made UTF-8 (``utf8_repaired``), when it still fails: the server dropped the
+    line for something else in it, such as an id it cannot hold, with or without the bad bytes.
+    Returns ``findings`` itself when nothing is relabelled."""
+    silent = [f for f in failing_findings(findings, profile) if f.rule == "FRAME-UTF8" and f.answer_missing]
+    if not silent or utf8_repaired(case) == replace(case, cuts=()):
+        return findings
+    repaired, _ = execute(utf8_repaired(case))
+    at_line: dict[int | None, Finding] = {}
+    for finding in failing_findings(repaired, profile):
+        at_line.setdefault(finding.line, finding)
+    relabelled = [
+        replace(at_line[f.line], message=f"{at_line[f.line].message}, with or without the bytes that are not UTF-8")
+        if f in silent and f.line in at_line
+        else f
+        for f in findings
+    ]
+    return findings if relabelled == findings else relabelled
+
+
 def relabel_carried_state(
     findings: list[Finding],
     case: Case,
-    execute: Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]],
+    execute: Execute,
     profile: Profile,
 ) -> list[Finding]:
     """MOD-STATELESS (a request served with what earlier ones carried) only when the request alone, in

@@ -48,12 +48,14 @@ from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
 from mcpref.fuzz.campaign.attribution import (
+    Relabel,
     chunking_finding,
     failing_findings,
     initialized_again,
     read_on_for_missing,
     relabel_carried_state,
     relabel_false_line_ends,
+    relabel_invalid_utf8,
 )
 from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Session, Timing, run_case, within
 from mcpref.fuzz.generate.campaign_cases import campaign_cases
@@ -529,18 +531,24 @@ class Campaign:
 
     def _attribute(self, failure: Failure) -> Failure:
         if failure.rule == "MOD-STATELESS":
-            carried = relabel_carried_state(failure.findings, failure.case, self._outcome, self.profile)
-            own = [f for f in carried if f not in failure.findings]
-            return failure if not own else Failure(own[0].rule, failure.case, failure.run, carried)
+            return self._relabelled(failure, relabel_carried_state)
         chunked = self._chunking(failure)
         if chunked is not None:
             return chunked
         relabelled = relabel_false_line_ends(
             failure.findings, failure.case, failure.run.observation.output, self._outcome, self.profile
         )
-        if relabelled is failure.findings:
-            return failure
-        return Failure("FRAME-LF-ONLY", failure.case, failure.run, relabelled)
+        if relabelled is not failure.findings:
+            return Failure("FRAME-LF-ONLY", failure.case, failure.run, relabelled)
+        if failure.rule == "FRAME-UTF8":
+            return self._relabelled(failure, relabel_invalid_utf8)
+        return failure
+
+    def _relabelled(self, failure: Failure, relabel: Relabel) -> Failure:
+        """``failure`` under the rule of the first finding ``relabel`` put in place of its own."""
+        findings = relabel(failure.findings, failure.case, self._outcome, self.profile)
+        own = [f for f in findings if f not in failure.findings]
+        return failure if not own else Failure(own[0].rule, failure.case, failure.run, findings)
 
     def _outcome(self, case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
         run, findings = self.execute(case)

@@ -25,6 +25,7 @@ from mcpref.fuzz.campaign.attribution import (
     read_on_for_missing,
     relabel_carried_state,
     relabel_false_line_ends,
+    relabel_invalid_utf8,
 )
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import OutOfTime, Run, Session, Timing, run_case, within
@@ -64,6 +65,7 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     if "FRAME-LF-ONLY" in scenario.rules:
         findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
     findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
+    findings = relabel_invalid_utf8(findings, scenario.case, execute, Profile.SPEC)
     return run, findings
 
 

@@ -44,7 +44,12 @@ from pathlib import Path
 from typing import cast
 
 from mcpref import __version__
-from mcpref.fuzz.campaign.attribution import chunking_finding, relabel_carried_state, relabel_false_line_ends
+from mcpref.fuzz.campaign.attribution import (
+    chunking_finding,
+    relabel_carried_state,
+    relabel_false_line_ends,
+    relabel_invalid_utf8,
+)
 from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_database
 from mcpref.fuzz.campaign.jobs import run_jobs
 from mcpref.fuzz.campaign.runner import Campaign, stderr_progress
@@ -510,9 +515,8 @@ def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing)
         execute = _judged(argv, timing, reproducer)
         output = run.observation.output
         findings = relabel_false_line_ends(findings, _case_of(reproducer), output, execute, reproducer.profile)
-    findings = relabel_carried_state(
-        findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile
-    )
+    for relabel in (relabel_carried_state, relabel_invalid_utf8):  # as check and fuzz file them
+        findings = relabel(findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile)
     if reproducer.rule == "FRAME-CHUNK-INVARIANT":
         # As fuzz filed it: a failure that goes away when the same bytes are cut otherwise.
         findings = _chunked(findings, _case_of(reproducer), argv, timing, reproducer)
