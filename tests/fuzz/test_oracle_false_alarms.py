@@ -8,6 +8,7 @@ import json
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
 
+from mcpref.fuzz.generate.strategies import encode, initialize
 from mcpref.fuzz.judge.oracle import Finding, Profile
 from mcpref.reference.eras import LEGACY
 from mcpref.reference.versions import V2025_11_25
@@ -322,3 +323,47 @@ def test_a_line_with_a_lone_surrogate_may_be_refused_under_its_own_id_with_any_e
     # An error that is due anyway draws no warning: an unknown method, surrogate or not.
     unknown = b'{"jsonrpc":"2.0","id":1,"method":"bogus/x","params":{"x":"\\ud800"}}\n'
     assert _judge([*HANDSHAKE, unknown], [INIT_RESULT, error_answer(1, -32601)]) == []
+
+
+# Seen in a seeded campaign against a server that reads a bare CR as a line end (an open reading):
+# the -32700s of a line cut at a CR were taken for optional refusals of other lines, and the line
+# itself was failed for want of an answer; a U+2028 in a line the server read whole made a CR's
+# pieces a failure.
+CR_PING = b'{"jsonrpc":"2.0",\r"id":"x","method":"ping"}\n'
+CR_PIECES = [null_error(-32700), null_error(-32700)]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY", "RPC-ONE-ANSWER", "RPC-BATCH")
+def test_a_line_cut_at_a_cr_claims_its_pieces_before_lines_that_may_draw_a_refusal() -> None:
+    handshake = [encode(initialize(0, "2025-03-26")), HANDSHAKE[1]]
+    answer = json.loads(INIT_RESULT)
+    answer["result"]["protocolVersion"] = "2025-03-26"
+    refused = json.dumps([json.loads(null_error(-32600))] * 2).encode()  # each member of [7,7], not an object
+    for body in ([CR_PING, b"[7,7]\n", b"[7,7]\n"], [b"[7,7]\n", b"[7,7]\n", CR_PING]):
+        pieces_first = body[0] is CR_PING
+        output = [*CR_PIECES, refused, refused] if pieces_first else [refused, refused, *CR_PIECES]
+        findings = _judge([*handshake, *body], [json.dumps(answer).encode(), *output])
+        assert rules(findings) == set(), findings
+        cut = len(handshake) + body.index(CR_PING)
+        assert [(f.rule, f.line, f.mandatory) for f in findings] == [("FRAME-LF-ONLY", cut, False)]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_pieces_no_line_claims_are_a_cr_split_when_the_line_with_another_separator_was_read_whole() -> None:
+    big = b'{"jsonrpc":"2.0",\r"id":9007199254740993,"method":"ping"}\n'
+    u2028 = '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"a\u2028b"}}\n'.encode()
+    findings = _judge([*HANDSHAKE, big, u2028], [INIT_RESULT, *CR_PIECES, PONG])
+    assert rules(findings) == set(), findings
+    assert ("FRAME-LF-ONLY", False) in [(f.rule, f.mandatory) for f in findings]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY", "RPC-ONE-ANSWER")
+def test_each_line_cut_at_a_cr_takes_its_own_pieces() -> None:
+    # The first such line took every -32700 left, and the second was failed for want of an answer.
+    second = b'{"jsonrpc":"2.0",\r"id":"y","method":"ping"}\n'
+    findings = _judge([*HANDSHAKE, CR_PING, second], [INIT_RESULT, *CR_PIECES, *CR_PIECES])
+    assert rules(findings) == set(), findings
+    assert [(f.rule, f.line) for f in findings] == [("FRAME-LF-ONLY", 2), ("FRAME-LF-ONLY", 3)]
+    # One -32700 for the two: each line gets one before either takes a second; the other is silent.
+    findings = _judge([*HANDSHAKE, CR_PING, second], [INIT_RESULT, null_error(-32700)])
+    assert [(f.rule, f.line) for f in findings] == [("FRAME-LF-ONLY", 2), ("RPC-ONE-ANSWER", 3)]

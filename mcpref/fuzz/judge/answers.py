@@ -120,6 +120,10 @@ def match_nulls(session: Session) -> None:
         else:
             session.find(slot.rule, slot.line, "no answer", f"error {codes} with id null", NOTHING, slot.mandatory)
     _settle_unread_ids(session, leftover)
+    # A line cut at a false line end claims its pieces' -32700s before the lines where an id-null
+    # error is optional: taken by those, it would be left without an answer, a MUST broken where
+    # the split may be an open reading (FRAME-LF-ONLY).
+    framing.settle_split(session, leftover)
     taken = set(_explain(session, [slot for slot in session.slots if not slot.required], leftover).values())
     leftover = [answer for index, answer in enumerate(leftover) if index not in taken]
     _settle_unanswered(session, leftover)
@@ -169,8 +173,7 @@ def _settle_unread_ids(session: Session, leftover: list[JsonObject]) -> None:
 
 def _settle_unanswered(session: Session, leftover: list[JsonObject]) -> None:
     """Requests unanswered while id-null errors came take one left over, if any, as their answer
-    with the id lost; those with a false line end take the -32700s of their pieces first."""
-    framing.settle_split(session, leftover)
+    with the id lost."""
     for index, request_id, rule in session.unanswered:
         answer = _take_error(leftover, None)
         if answer is None:

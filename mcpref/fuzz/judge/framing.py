@@ -13,10 +13,10 @@ from dataclasses import replace
 
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.judge.findings import NOTHING, Finding
-from mcpref.fuzz.judge.lines import only_cr_line_ends
+from mcpref.fuzz.judge.lines import false_line_ends, only_cr_line_ends
 from mcpref.fuzz.judge.modern import error_code, show
-from mcpref.fuzz.judge.reading import BLANK, parse_line
-from mcpref.fuzz.judge.session import Session
+from mcpref.fuzz.judge.reading import BLANK, Message, Request, is_valid_id, parse_line
+from mcpref.fuzz.judge.session import Session, id_key
 from mcpref.reference.messages import PARSE_ERROR, JsonObject, JsonValue
 
 # A wait for the server longer than this, once it has started, is reported (STDIO-LATENCY).
@@ -109,9 +109,17 @@ def partial_line_judged(session: Session) -> None:
 
 def settle_split(session: Session, leftover: list[JsonObject]) -> None:
     """FRAME-LF-ONLY for a request unanswered whose line has a false line end, when -32700s that
-    no other line explains are left: its pieces drew them, one finding for the line and its pieces."""
-    for index, request_id, rule in session.split:
-        pieces = [answer for answer in leftover if error_code(answer) == PARSE_ERROR]
+    no other line explains are left: its pieces drew them, one finding for the line and its pieces.
+    Each such line takes one -32700 first, then as many more as it has pieces; a line left without
+    any is unanswered."""
+    parse_errors = [answer for answer in leftover if error_code(answer) == PARSE_ERROR]
+    claims: list[list[JsonObject]] = [[] for _ in session.split]
+    for first in (True, False):
+        for claim, (index, _, _) in zip(claims, session.split, strict=True):
+            most = 1 if first else false_line_ends(session.input[index].data) + 1
+            while parse_errors and len(claim) < most:
+                claim.append(parse_errors.pop(0))
+    for pieces, (index, request_id, rule) in zip(claims, session.split, strict=True):
         if not pieces:
             session.unanswered.append((index, request_id, rule))
             continue
@@ -128,12 +136,19 @@ def split_piece(session: Session, answer: JsonObject) -> bool:
     end: a reader that splits a line there refuses each piece as not JSON. One finding for all the
     pieces, and a reading of a bare CR as a line end is an open one."""
     pieces = answer.get("id") is None and error_code(answer) == PARSE_ERROR
-    if not (pieces and any(line.false_line_end for line in session.input)):
+    split = [line for line in session.input if line.false_line_end]
+    if not (pieces and split):
         return False
+    # A line whose request was answered by its id was read whole: its separators cut nothing.
+    cut = [line for line in split if not any(_answered(session, message) for message in line.messages)]
     if not any(f.rule == "FRAME-LF-ONLY" for f in session.findings):
-        cr_only = all(only_cr_line_ends(line.data) for line in session.input if line.false_line_end)
+        cr_only = all(only_cr_line_ends(line.data) for line in cut or split)
         session.find("FRAME-LF-ONLY", None, "an answer no line asked for", NOTHING, show(answer), not cr_only)
     return True
+
+
+def _answered(session: Session, message: Message) -> bool:
+    return isinstance(message, Request) and is_valid_id(message.id) and id_key(message.id) in session.answered_at
 
 
 def judge_exit(observation: Observation, exit_status: int | None) -> list[Finding]:

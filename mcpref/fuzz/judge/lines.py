@@ -31,8 +31,13 @@ def split_lines(stream: bytes) -> list[bytes]:
 
 def has_false_line_end(line: bytes) -> bool:
     """Whether a line holds a byte some readers take for a line end (a CRLF's CR does not count)."""
+    return false_line_ends(line) > 0
+
+
+def false_line_ends(line: bytes) -> int:
+    """How many of those a line holds: a reader that splits there cuts it into one piece more."""
     body = line[:-1] if line.endswith(b"\r") else line
-    return any(end in body for end in _FALSE_LINE_ENDS)
+    return sum(body.count(end) for end in _FALSE_LINE_ENDS)
 
 
 def only_cr_line_ends(line: bytes) -> bool:
