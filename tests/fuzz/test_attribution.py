@@ -53,7 +53,7 @@ def test_a_line_dropped_with_or_without_its_bytes_that_are_not_utf8_is_filed_und
     # its text holds; with a byte 0xFF in the text too, the silence was FRAME-UTF8's.
     line = b'{"jsonrpc":"2.0","id":1000000000000000000000000000000,"method":"ping","params":{"x":"\xff"}}\n'
     case = Case((line,))
-    assert utf8_repaired(Case((line,), (3,))).lines == (line.replace(b"\xff", "\ufffd".encode()),)
+    assert utf8_repaired(Case((line,), (3,))) == Case((line.replace(b"\xff", b"?"),), (3,))
     silent = Finding("FRAME-UTF8", True, 0, "no answer", "error -32700 with id null", "nothing")
     dropped = Finding("RPC-ONE-ANSWER", True, 0, "no answer", "an answer", "nothing")
     relabelled = relabel_invalid_utf8([silent], case, lambda _: ([dropped], ()), Profile.SPEC)
@@ -79,6 +79,29 @@ def test_only_a_silence_on_a_line_that_is_not_utf8_is_run_again() -> None:
     silent = Finding("FRAME-UTF8", True, 0, "no answer", "error -32700 with id null", "nothing")
     plain = Case((b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',))
     assert relabel_invalid_utf8([silent], plain, _not_run, Profile.SPEC) == [silent]
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_pieces_of_a_line_with_a_cr_and_another_separator_warn_where_the_crs_alone_cut_it() -> None:
+    # Seen in a seeded campaign against a server that reads a bare CR as a line end: its id held a
+    # raw U+2028, which the server reads whole, and the oracle alone could not tell which cut it.
+    line = '{"jsonrpc":"2.0",\r"id":"\u20280","method":"ping"}\n'.encode()
+    split = Finding("FRAME-LF-ONLY", True, 0, "no answer; the line drew -32700s", "an answer", "[...]")
+    pieces = (b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}',) * 2
+
+    def execute(cut_by_u2028: bool) -> Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]:
+        def run(variant: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+            cut = b"\r" in variant.lines[0] or (cut_by_u2028 and "\u2028".encode() in variant.lines[0])
+            return ([split], pieces) if cut else ([], (PONG,))
+
+        return run
+
+    relabelled = relabel_false_line_ends([split], Case((line,)), pieces, execute(False), Profile.SPEC)
+    assert [(f.rule, f.mandatory, f.message) for f in relabelled] == [
+        ("FRAME-LF-ONLY", False, "no answer; the line drew -32700s (its CRs alone cut it)")
+    ]
+    kept = relabel_false_line_ends([split], Case((line,)), pieces, execute(True), Profile.SPEC)
+    assert [(f.rule, f.mandatory) for f in kept] == [("FRAME-LF-ONLY", True)]
 
 
 @pytest.mark.spec("FRAME-LF-ONLY")

@@ -77,7 +77,8 @@ def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
 
 
 _FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
-_LOST = ("RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
+# What a line cut at a false line end shows: the oracle's own finding, or an answer lost.
+_SPLIT = ("FRAME-LF-ONLY", "RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
 # Rules whose evidence is what had been sent when a line was read: a cut lets the finding be seen,
 # it does not cause it, and in one piece it cannot be seen at all.
 _SEEN_THROUGH_CUTS = frozenset({"LIFE-SERVER-EARLY"})
@@ -142,13 +143,15 @@ def relabel_false_line_ends(
     nothing behind but silence; the oracle alone cannot tell that silence from any other. A server
     that writes the same bytes either way did not read the false line ends at all. Reading a bare
     CR as a line end is an open reading of the transport's "newline": a warning under ``spec``.
+    A failing FRAME-LF-ONLY the oracle found itself (pieces that drew -32700s, in a line with a bare
+    CR and another separator) is tried the same way, and warns where the CRs alone cut the line.
     Returns ``findings`` itself when nothing is relabelled.
     """
-    lost = [f for f in failing_findings(findings, profile) if f.rule in _LOST]
+    lost = [f for f in failing_findings(findings, profile) if f.rule in _SPLIT]
     if not lost or defanged(case) == replace(case, cuts=()):
         return findings
     defanged_findings, defanged_output = execute(defanged(case))
-    if defanged_output == output or any(f.rule in _LOST for f in failing_findings(defanged_findings, profile)):
+    if defanged_output == output or any(f.rule in _SPLIT for f in failing_findings(defanged_findings, profile)):
         return findings
     false_ends = [line for line in case.lines if has_false_line_end(line)]
     cr_only = all(only_cr_line_ends(line) for line in false_ends)
@@ -156,27 +159,29 @@ def relabel_false_line_ends(
         # Bare CRs and other separators: the others are the cause only if answers are still lost
         # once the CRs alone are made harmless; else the CRs may be, and that reading is open.
         cr_findings, _ = execute(defanged(case, crs_only=True))
-        cr_only = not any(f.rule in _LOST for f in failing_findings(cr_findings, profile))
-    return [
-        Finding(
-            "FRAME-LF-ONLY",
-            not cr_only,
-            f.line,
-            f"{f.message} ({f.rule}), only with a raw line separator in the line",
-            f.expected,
-            f.actual,
-        )
-        if f in lost
-        else f
-        for f in findings
-    ]
+        cr_only = not any(f.rule in _SPLIT for f in failing_findings(cr_findings, profile))
+
+    def relabelled(finding: Finding) -> Finding:
+        if finding not in lost:
+            return finding
+        if finding.rule == "FRAME-LF-ONLY":  # the oracle's own: a warning where the CRs alone cut the line
+            message = f"{finding.message} (its CRs alone cut it)"
+            return replace(finding, mandatory=False, message=message) if cr_only and finding.mandatory else finding
+        message = f"{finding.message} ({finding.rule}), only with a raw line separator in the line"
+        return Finding("FRAME-LF-ONLY", not cr_only, finding.line, message, finding.expected, finding.actual)
+
+    return [relabelled(finding) for finding in findings]
 
 
 def utf8_repaired(case: Case) -> Case:
-    """The case with each byte sequence that is not UTF-8 replaced by U+FFFD, in one chunk: what a
-    lenient decoder reads in it."""
-    lines = tuple(line.decode("utf-8", "replace").encode() for line in case.lines)
-    return replace(case, lines=lines, cuts=())
+    """The case with each byte that is not part of a UTF-8 sequence made a "?": the same length, so
+    the same cuts, and the same message wherever a lenient decoder would have read one."""
+    lines = tuple(
+        "".join("?" if "\udc80" <= char <= "\udcff" else char for char in line.decode("utf-8", "surrogateescape"))
+        .encode()
+        for line in case.lines
+    )
+    return replace(case, lines=lines)
 
 
 def relabel_invalid_utf8(
@@ -186,11 +191,11 @@ def relabel_invalid_utf8(
     profile: Profile,
 ) -> list[Finding]:
     """For a line not UTF-8 that drew no answer at all (FRAME-UTF8), the failure the same line shows
-    once its bytes are made UTF-8 (``utf8_repaired``), when it still fails: the server dropped the
-    line for something else in it, such as an id it cannot hold, with or without the bad bytes.
+    once its bytes are made UTF-8 (``utf8_repaired``, cut as it was), when it still fails: the server
+    dropped the line for something else in it, such as an id it cannot hold, with or without them.
     Returns ``findings`` itself when nothing is relabelled."""
     silent = [f for f in failing_findings(findings, profile) if f.rule == "FRAME-UTF8" and f.answer_missing]
-    if not silent or utf8_repaired(case) == replace(case, cuts=()):
+    if not silent or utf8_repaired(case) == case:
         return findings
     repaired, _ = execute(utf8_repaired(case))
     at_line: dict[int | None, Finding] = {}

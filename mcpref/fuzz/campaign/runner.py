@@ -466,7 +466,14 @@ class Campaign:
             self._round_start = self.stats.cases
         failures = list(self.best.values())
         self._within(attribution_seconds(failures))
-        return Outcome(self.attributed(failures) if self.attributing else failures, self.stats, self.warnings)
+        if self.attributing:
+            failures = self.attributed(failures)
+        # Attribution may find a failure to be a warning (a line cut at its CRs alone): it is one.
+        for failure in failures:
+            if failure.finding.status(self.profile) is not Status.FAIL:
+                self.warnings.setdefault(failure.rule, failure)
+        failing = [failure for failure in failures if failure.finding.status(self.profile) is Status.FAIL]
+        return Outcome(failing, self.stats, self.warnings)
 
     def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
         """The failures, each under the rule its case breaks once re-run otherwise (``attribute``),
