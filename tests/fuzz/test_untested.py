@@ -106,3 +106,10 @@ def test_a_campaign_lists_only_the_rules_it_found_broken() -> None:
     )
     expected = {"FRAME-BOM": statuses.WARN, "RPC-PARSE-ERROR": statuses.FAIL}
     assert [(row["id"], row["status"]) for row in rows] == [(r.id, expected[r.id]) for r in RULES if r.id in expected]
+
+
+def test_a_campaign_entry_is_counted_by_its_own_status() -> None:
+    # Filed among the failures by earlier versions, though attribution had made it a warning.
+    cut = {"id": "FRAME-LF-ONLY", "status": "warn", "message": "no answer (RPC-ONE-ANSWER), only with a raw line separator"}
+    rows = fuzz_rows({"failures": [cut], "warnings": []})
+    assert [(row["id"], row["status"]) for row in rows] == [("FRAME-LF-ONLY", statuses.WARN)]
