@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from mcpref.fuzz.campaign.attribution import initialized_again
 from mcpref.fuzz.campaign.runner import Campaign
+from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import Run, Session, Timing, run_case
+from mcpref.fuzz.drive.target import Run, Timing, run_case
 from mcpref.fuzz.generate.corpus import _ready, scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.drive import target
-from mcpref.fuzz.drive.target import Timing, look, machine_quiet, run_case
+from mcpref.fuzz.drive import signs
+from mcpref.fuzz.drive.signs import look, machine_quiet
+from mcpref.fuzz.drive.target import Timing, run_case
 from mcpref.fuzz.drive.waiting import Patience
 from mcpref.fuzz.judge.oracle import Profile, Status, judge
 
@@ -165,7 +166,7 @@ def test_a_quiet_look_follows_the_processes_the_last_one_found_while_they_live(m
             children = [int(c) for t in tasks for c in Path(f"/proc/{parent.pid}/task/{t}/children").read_text().split()]
         (child,) = children
         for quiet in (True, False):
-            monkeypatch.setattr(target, "machine_quiet", lambda proc_stat, quiet=quiet: quiet)
+            monkeypatch.setattr(signs, "machine_quiet", lambda proc_stat, quiet=quiet: quiet)
             assert sorted(look(parent.pid, [parent.pid, child])[0]) == sorted([parent.pid, child])
             assert look(parent.pid)[0] == ([parent.pid] if quiet else [parent.pid, child])
         os.kill(child, signal.SIGKILL)

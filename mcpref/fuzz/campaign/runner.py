@@ -57,7 +57,8 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_false_line_ends,
     relabel_invalid_utf8,
 )
-from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Session, Timing, run_case, within
+from mcpref.fuzz.drive.kept import Session
+from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Timing, run_case, within
 from mcpref.fuzz.generate.campaign_cases import campaign_cases
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge_run

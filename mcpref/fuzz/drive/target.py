@@ -15,7 +15,8 @@ dead. The driver never blocks on the target: stdin is written without blocking, 
 stderr are read as they come, every wait ends, stdout is capped, and the
 target runs in its own process group, which is killed at the end of the case, so no
 child process outlives it. ``run_case`` runs one case in a fresh process; a ``Session``
-keeps one process for many. A target that cannot be started raises ``TargetError``.
+(``fuzz.drive.kept``) keeps one process for many; the signs of work come from /proc
+(``fuzz.drive.signs``). A target that cannot be started raises ``TargetError``.
 Requests the target sends to the client (sampling, roots, elicitation, ping) are answered
 as a client without those capabilities answers them: ``-32601``, and ``{}`` for ping; in a
 modern run they are left unanswered, as a modern client on stdio leaves them.
@@ -39,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.signs import look, process_cpu_ns
 from mcpref.fuzz.drive.waiting import Patience, Sample, Verdict, Wait
 from mcpref.reference.eras import DIALECTS
 from mcpref.reference.versions import KNOWN, Era
@@ -73,82 +75,6 @@ class OutOfTime(BaseException):
 # Most waits end within this, and need no look at the target's signs of work (a look reads
 # two /proc files a thread).
 QUICK = 0.02
-
-
-def _process_cpu_ns(pid: int) -> int:
-    """CPU time (ns) of all of ``pid``'s threads, ended ones included: the process's CPU-time
-    clock, whose id Linux builds from the pid (glibc's ``clock_getcpuclockid``): one system call
-    where summing each thread's /proc schedstat took a file a thread. OSError once it has ended."""
-    return time.clock_gettime_ns((~pid << 3) | 2)  # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
-
-
-def machine_quiet(proc_stat: bytes) -> bool:
-    """Whether, by ``/proc/stat``'s counts, no thread on the machine but the one that read it is
-    runnable (``procs_running``) or waiting on I/O (``procs_blocked``). Then none of the target's
-    threads is either, and their states need not be read one file a thread: the common case on an
-    idle machine. Counts it cannot find make it say no."""
-    counts = {}
-    for line in proc_stat.splitlines():
-        if line.startswith(b"procs_"):
-            name, _, value = line.partition(b" ")
-            counts[name] = int(value)
-    return counts.get(b"procs_running", 2) <= 1 and counts.get(b"procs_blocked", 1) == 0
-
-
-def look(pid: int, known: Sequence[int] = ()) -> tuple[list[int], int, bool]:
-    """The processes of a target (``pid`` and its descendants: a wrapper such as ``npx``, ``uv run``
-    or a shell does its work in a child), their CPU time (ns), and whether one of their threads is
-    runnable or in disk sleep. ([], 0, False) where /proc cannot tell.
-
-    On a quiet machine (``machine_quiet``) no thread's state need be read, and descendants are
-    looked for through each process's main thread only, from which Python, Node.js and shells
-    start their children: a first look reads a /proc file for each thread, which the process's
-    reaping must drop again, and most looks are the one look at a fresh process on a quiet
-    machine. A child started from another thread is found by the first look made while it or
-    anything else runs (such a look finds every descendant anew), and followed by the quiet looks
-    after it through ``known``, the processes the last look found: a tree found and lost by turns
-    would look like work.
-    """
-    try:
-        quiet = machine_quiet(_read("/proc/stat", 65536))  # a line for each core comes first
-    except OSError:
-        return [], 0, False  # no /proc: not Linux
-    found: list[int] = []
-    used, running, pids = 0, False, [pid, *known] if quiet else [pid]
-    while pids:
-        process = pids.pop()
-        if process in found:
-            continue
-        base = f"/proc/{process}/task"
-        try:
-            cpu = _process_cpu_ns(process)
-            tasks = [str(process)] if quiet else os.listdir(base)
-        except OSError:
-            continue  # ended meanwhile
-        found.append(process)
-        used += cpu
-        for task in tasks:
-            try:
-                if not (quiet or running):
-                    running = _read(f"{base}/{task}/stat").rsplit(b")", 1)[1].split()[0] in (b"R", b"D")
-                pids.extend(int(child) for child in _read(f"{base}/{task}/children").split())
-            except (OSError, IndexError, ValueError):
-                continue  # a thread that ended meanwhile
-    return found, used, running
-
-
-def _read(path: str, size: int = 4096) -> bytes:
-    """A small /proc file, read without a Python file object (a look reads a dozen of them)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        return os.read(fd, size)
-    finally:
-        os.close(fd)
-
-
-# How long a kept run reads on for a missing answer without a sign of work from the target: a
-# target computing it shows CPU time within this, one starved of a core is seen runnable.
-KEPT_LOOK = 0.002
 
 
 @dataclass(frozen=True)
@@ -270,7 +196,7 @@ class Process:
         cpu = 0
         for process in self.tree:
             with contextlib.suppress(OSError):  # ended since
-                cpu += _process_cpu_ns(process)
+                cpu += process_cpu_ns(process)
         return Sample(cpu, False, self.received + self.err_received, self.consumed())
 
     def took(self, started: float) -> None:
@@ -555,97 +481,3 @@ def run_case(
     return Run(observation, status, bytes(process.err), tuple(process.notes), events, time.monotonic() - started)
 
 
-class Session:
-    """A target process kept across cases, after a handshake of its own.
-
-    Starting a process costs far more than a case (tens of milliseconds for a Python
-    target), so cases that begin with this very handshake, cut after it, run here: only
-    their body is written, chunk by chunk, then a probe with an id of its own. Their
-    observation is the handshake's output followed by the body's, which is what a fresh
-    process shows when the target keeps no state from one case to the next. What it shows
-    otherwise is for the caller to confirm in a fresh process (``run_case``).
-    """
-
-    def __init__(
-        self,
-        argv: list[str],
-        timing: Timing,
-        handshake: tuple[bytes, ...],
-        process: Process | None = None,
-        era: Era = Era.LEGACY,
-    ) -> None:
-        """``handshake``: the chunks it is written in. ``process``, when given, is the target started
-        earlier and sent nothing yet."""
-        self.timing = timing
-        self.era = era
-        self.process = process or Process(argv, timing)
-        self.process.answers_requests = era is Era.LEGACY
-        self.cases = 0
-        try:
-            self.alive = self._probe(handshake, None)  # a fresh target may take its time to start
-        except OutOfTime:
-            self.process.finish()  # no session to close: none outlives its run
-            raise
-        self.first_probe = self.process.probes[0]
-        self.handshake_output = tuple(self.process.lines)
-        self.handshake_marks = tuple(self.process.sent_marks)
-        self.handshake_size = sum(map(len, handshake))
-
-    def _probe(self, chunks: Sequence[bytes], idle: float | None) -> bool:
-        """Write ``chunks`` as a case does, then a probe; whether the target answered it and can go on."""
-        process = self.process
-        for chunk in chunks:
-            process.send(chunk, 0.0)
-        process.probes = (f"{SENTINEL_ID}/{self.cases}",)
-        process.sentinel_seen = False
-        process.send_probe(probe(process.probes[0], self.era), idle)
-        return (
-            process.sentinel_seen
-            and process.stdin_open
-            and process.stdout_open
-            and process.waits_for_reads  # else chunk boundaries are no longer ours
-            and not process.out  # a half-written line would run into the next case's output
-            and process.proc.poll() is None
-        )
-
-    def run(self, chunks: Sequence[bytes], settle: float) -> Run:
-        """Run one case's body (the chunks after the handshake).
-
-        A kept run never accuses, so a target idle for the probe's retry time ends the
-        session, and the case is run again in a fresh process with the whole patience.
-        """
-        if not self.alive:
-            raise RuntimeError("Session.run after the session ended")  # the caller's bug
-        process = self.process
-        self.cases += 1
-        process.lines, process.notes, process.received, process.slowest = [], [], 0, 0.0
-        # The case's stream is the handshake and this body; earlier bodies are not in it.
-        process.sent_marks, process.stream_written = [], self.handshake_size
-        self.alive = self._probe(chunks, self.timing.patience.retry)
-        process.pump(settle)
-        return self._observed()
-
-    def read_on(self) -> Run:
-        """The last case's run again, after reading on while the target works (``Process.read_on``):
-        a server that answers out of order may still owe answers that the probe's overtook."""
-        self.process.read_on(0.0, KEPT_LOOK)
-        return self._observed()
-
-    def _observed(self) -> Run:
-        process = self.process
-        survived = process.sentinel_seen and process.proc.poll() is None
-        observation = Observation(
-            self.handshake_output + tuple(process.lines),
-            bytes(process.out),
-            survived,
-            (self.first_probe, process.probes[0]),
-            False,
-            process.slowest,
-            "" if survived else process.ending(),
-            self.handshake_marks + tuple(process.sent_marks),
-        )
-        return Run(observation, process.proc.poll(), bytes(process.err), tuple(process.notes))
-
-    def close(self) -> None:
-        self.alive = False
-        self.process.finish()

@@ -27,8 +27,9 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_false_line_ends,
     relabel_invalid_utf8,
 )
+from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import OutOfTime, Run, Session, Timing, run_case, within
+from mcpref.fuzz.drive.target import OutOfTime, Run, Timing, run_case, within
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
