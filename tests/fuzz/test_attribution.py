@@ -19,7 +19,13 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_invalid_utf8,
     utf8_repaired,
 )
-from mcpref.fuzz.campaign.runner import ATTRIBUTION_LIMIT, ATTRIBUTION_SECONDS, Failure, attribution_seconds
+from mcpref.fuzz.campaign.runner import (
+    ATTRIBUTION_LIMIT,
+    ATTRIBUTION_SECONDS,
+    START_SECONDS,
+    Failure,
+    attribution_seconds,
+)
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, Timing
 from mcpref.fuzz.generate.strategies import Case
@@ -202,12 +208,15 @@ def test_a_case_that_closes_stdin_is_recut_without_a_pause_before_the_end() -> N
 def test_a_slow_target_that_answered_gets_the_time_its_re_runs_need_to_attribute_a_failure() -> None:
     # The C# SDK server takes seconds an answer: 5 s for all re-runs left a lost answer under
     # RPC-ONE-ANSWER, where one re-run with its raw CR made a space showed FRAME-LF-ONLY.
-    def failure(seconds: float, survived: bool = True) -> Failure:
+    def failure(seconds: float, survived: bool = True, lines: int = 1) -> Failure:
         run = Run(Observation((), survived=survived), 0, b"", (), (), seconds)
-        return Failure("RPC-ONE-ANSWER", Case((b"x\n",)), run, [LOST])
+        return Failure("RPC-ONE-ANSWER", Case((b"x\n",) * lines), run, [LOST])
 
+    # Five re-runs, each started anew, and a pause for each line of the run one line a write.
     assert attribution_seconds([]) == ATTRIBUTION_SECONDS
-    assert attribution_seconds([failure(0.2), failure(0.3)]) == ATTRIBUTION_SECONDS
-    assert attribution_seconds([failure(7.0)]) == 21.0
-    assert attribution_seconds([failure(7.0), failure(9.0, survived=False)]) == 21.0  # a dead target's runs do not count
+    assert attribution_seconds([failure(7.0)]) == pytest.approx(5 * (7.0 + START_SECONDS) + 0.2)
+    assert attribution_seconds([failure(7.0), failure(9.0, survived=False)]) == pytest.approx(45.2)  # a dead target's runs do not count
     assert attribution_seconds([failure(30.0)]) == ATTRIBUTION_LIMIT
+    # Seen: a failure found in a kept process in 0.035 s, its case 28 lines long; its attribution,
+    # cut at 5.8 s, left as a failure a cut the CRs alone explain, a warning.
+    assert attribution_seconds([failure(0.035, lines=28)]) >= 5 * 0.035 + 5.6 + 5 * START_SECONDS

@@ -78,6 +78,12 @@ def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
 
 
 _FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+# The pause after each line when a case is run again one line a write (``chunking_finding``): long
+# enough that a loaded machine still gives the target one line a read.
+LINE_A_WRITE_PAUSE = 0.2
+# The runs of a failing case that attribution may make, besides that one: two other cuttings, its
+# false line ends made harmless, its CRs alone, its bytes made UTF-8.
+RERUNS = 5
 # What a line cut at a false line end shows: the oracle's own finding, or an answer lost.
 _SPLIT = ("FRAME-LF-ONLY", "RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQUEST")
 # Rules whose evidence is what had been sent when a line was read: a cut lets the finding be seen,
@@ -113,7 +119,7 @@ def chunking_finding(
     offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
     # A long pause keeps one line per read even on a loaded machine. Not before stdin closes: a
     # pause there lets work in flight end before EOF, which is no matter of cutting.
-    one_line_a_write = () if case.eof else ((offsets, max(timing.pause, 0.2)),)
+    one_line_a_write = () if case.eof else ((offsets, max(timing.pause, LINE_A_WRITE_PAUSE)),)
     for cuts, pause in (((), timing.pause), *one_line_a_write):
         if cuts == case.cuts:
             continue

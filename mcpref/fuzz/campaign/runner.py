@@ -48,6 +48,8 @@ from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
 
 from mcpref.fuzz.campaign.attribution import (
+    LINE_A_WRITE_PAUSE,
+    RERUNS,
     Relabel,
     chunking_finding,
     failing_findings,
@@ -66,10 +68,14 @@ from mcpref.reference.versions import BY_NAME, Era
 
 GRACE_SECONDS = 5.0
 # How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all: at
-# least this, and for a target that answered, the time three runs of each failing case took (two
-# other cuttings, its false line ends made harmless), up to the limit.
+# least this, and for a target that answered, the time its re-runs of each failing case take
+# (``attribution.RERUNS`` runs, each started anew, and the pauses of the run one line a write), up
+# to the limit.
 ATTRIBUTION_SECONDS = 5.0
 ATTRIBUTION_LIMIT = 60.0
+# What a re-run may take to start its process, beyond what the failing case's own run took: that
+# one may have run in a kept process or a spare started ahead, the re-runs start their own.
+START_SECONDS = 2.0
 # Cases a round of a time-budget campaign runs at most: Hypothesis keeps every case's choices in a
 # cache of 10,000 and a tree of all of them, which a new round drops (flat memory in long campaigns).
 ROUND_CASES = 2000
@@ -596,7 +602,11 @@ def attribution_seconds(failures: Iterable[Failure]) -> float:
     """How long attributing ``failures`` may take: a slow target that answered (a server that takes
     seconds an answer) gets the time its re-runs need, up to ATTRIBUTION_LIMIT, so that a failure is
     not left under a symptom's rule because its re-runs were cut."""
-    needed = sum(3 * failure.run.seconds for failure in failures if failure.run.observation.survived)
+    needed = sum(
+        RERUNS * (failure.run.seconds + START_SECONDS) + LINE_A_WRITE_PAUSE * len(failure.case.lines)
+        for failure in failures
+        if failure.run.observation.survived
+    )
     return min(ATTRIBUTION_LIMIT, max(ATTRIBUTION_SECONDS, needed))
 
 
