@@ -367,3 +367,35 @@ def test_each_line_cut_at_a_cr_takes_its_own_pieces() -> None:
     # One -32700 for the two: each line gets one before either takes a second; the other is silent.
     findings = _judge([*HANDSHAKE, CR_PING, second], [INIT_RESULT, null_error(-32700)])
     assert [(f.rule, f.line) for f in findings] == [("FRAME-LF-ONLY", 2), ("RPC-ONE-ANSWER", 3)]
+
+
+@pytest.mark.spec("LIFE-SECOND-INIT", "RPC-BATCH", "RPC-BATCH-UNSUPPORTED")
+def test_after_a_second_initialize_changed_the_version_a_batch_follows_either() -> None:
+    # Seen in a seeded campaign against second_initialize.py: a second initialize answered with
+    # 2025-03-26, the session left at 2025-11-25; the batch refused as 2025-11-25 refuses it was
+    # failed under 2025-03-26, where batches exist. No version says which one then governs.
+    again = encode(initialize("init-2", "2025-03-26"))
+    answer = json.loads(INIT_RESULT)
+    answer["id"], answer["result"]["protocolVersion"] = "init-2", "2025-03-26"
+    batch = b'[{"jsonrpc":"2.0","id":"b-0","method":"ping"}]\n'
+    lines = [*HANDSHAKE, again, batch]
+    refused = _judge(lines, [INIT_RESULT, json.dumps(answer).encode(), null_error(-32600)])
+    served = _judge(lines, [INIT_RESULT, json.dumps(answer).encode(), b'[{"jsonrpc":"2.0","id":"b-0","result":{}}]'])
+    for findings in (refused, served):
+        assert [f.rule for f in findings] == ["LIFE-SECOND-INIT"], findings
+    # Without a second initialize, the version is known, and so is the verdict.
+    assert "RPC-BATCH-UNSUPPORTED" in {f.rule for f in _judge([*HANDSHAKE, batch], [INIT_RESULT, b'[{"jsonrpc":"2.0","id":"b-0","result":{}}]'])}
+
+
+@pytest.mark.spec("RPC-JSON-LIMITS", "RPC-ONE-ANSWER")
+@pytest.mark.parametrize(("first", "second"), [(3, 4), (4, 3), (3, 5)])
+def test_two_ids_beyond_2_53_read_as_one_double_each_get_an_answer(first: int, second: int) -> None:
+    # Seen in seeded campaigns against float_ids.py (ids read as doubles, which RFC 8259 section 6
+    # allows): 2**53 + 3 and 2**53 + 4 (or + 5) are both 2**53 + 4 as doubles, and so were both
+    # answers; one was failed as answered twice, the other as unanswered.
+    ids = [2**53 + first, 2**53 + second]
+    lines = [*HANDSHAKE, *(encode({"jsonrpc": "2.0", "id": i, "method": "ping"}) for i in ids)]
+    rounded = encode({"jsonrpc": "2.0", "id": int(float(ids[0])), "result": {}}).rstrip(b"\n")
+    findings = _judge(lines, [INIT_RESULT, rounded, rounded])
+    assert rules(findings) == set(), findings
+    assert {f.rule for f in findings} <= {"RPC-JSON-LIMITS"}

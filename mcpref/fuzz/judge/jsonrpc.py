@@ -99,9 +99,17 @@ def judge_line(session: Session, index: int, line: InputLine) -> None:
     _message(session, index, line.data, message, in_batch=False, anonymous=anonymous, raw_id=raw_id)
 
 
+BATCH_VERSION = "2025-03-26"  # the only version with JSON-RPC batches
+
+
 def _batch(session: Session, index: int, items: list[JsonValue], members: tuple[Message, ...]) -> None:
     target = session.target
-    if target.version != "2025-03-26" or not target.accepted_init:
+    batches = target.accepted_init and target.version == BATCH_VERSION
+    if BATCH_VERSION in (target.version, target.replaced_version) and target.replaced_version is not None:
+        # After a second initialize changed the version to or from 2025-03-26, either may govern:
+        # the batch is judged by the one the server's answer follows.
+        batches = any(isinstance(m, Request) and id_key(m.id) in session.by_id for m in members)
+    if not batches:
         # Processing it as 2025-03-26 does is allowed, with a warning: each invalid member may then
         # draw its own id-null error.
         codes = frozenset({INVALID_REQUEST, INVALID_PARAMS})

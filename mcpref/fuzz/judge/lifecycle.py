@@ -64,7 +64,7 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
             message = f"a second initialize was {answered(answer)}"
             session.find("LIFE-SECOND-INIT", index, message, "-32600", show(answer))
         if result is not None:
-            _accept(session, result)
+            _accept(session, result, replaced=session.target.version)
         return
     params = request.params or {}
     if initialize_params_problem(params) is not None:
@@ -223,14 +223,17 @@ def _refused_initialize(session: Session, index: int, requested: JsonValue, answ
             )
 
 
-def _accept(session: Session, result: JsonObject) -> None:
+def _accept(session: Session, result: JsonObject, replaced: str | None = None) -> None:
+    """``replaced``: the version in force before, for a second initialize the server accepted."""
     version = result.get("protocolVersion")
     capabilities = result.get("capabilities")
+    version = version if isinstance(version, str) else None
     session.target = Target(
         accepted_init=True,
         ready=session.target.ready,
-        version=version if isinstance(version, str) else None,
+        version=version,
         capabilities=capabilities if isinstance(capabilities, dict) else {},
+        replaced_version=replaced if replaced != version else None,
     )
 
 

@@ -17,7 +17,7 @@ import re
 from mcpref.fuzz.judge.lines import BOM, InputLine, key_values, repeated_names
 from mcpref.fuzz.judge.modern import error_code, show
 from mcpref.fuzz.judge.reading import BLANK, ClientResponse, Invalid, Notification, ParseFailure, Request, is_valid_id
-from mcpref.fuzz.judge.session import NullSlot, Session, answered, id_key, same_id_changed
+from mcpref.fuzz.judge.session import NullSlot, Session, answered, id_key
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, JsonObject
 
@@ -115,7 +115,7 @@ def refused(session: Session, index: int, line: bytes, request: Request) -> bool
     if rule is None:
         return False
     # Only then: a look at every answer's id, for each request, made long sessions quadratic.
-    if any(session.unsent(other) and same_id_changed(other[1], request.id) for other in session.by_id):
+    if session.retyped_key(request.id) is not None:
         return False
     codes = frozenset({PARSE_ERROR, INVALID_REQUEST})
     session.slots.append(NullSlot(index, True, codes, "RPC-ONE-ANSWER", True, rule))

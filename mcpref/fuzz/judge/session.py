@@ -46,6 +46,9 @@ class Target:
     version: str | None = None
     capabilities: JsonObject | None = field(default_factory=dict)  # None: never shown (no DiscoverResult seen)
     tools: dict[str, JsonObject] | None = None
+    # The version a second initialize the server accepted replaced (LIFE-SECOND-INIT): which of the
+    # two then governs is open, since no version of the specification says.
+    replaced_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class Session:
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
         self.refused_early = False  # a request refused before initialize, and before such a notification
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
+        self.spared: set[IdKey] = set()  # ids whose answers left are others' (``take``)
         # The server's own requests and notifications, by output line.
         self.server_messages: list[tuple[int, JsonObject]] = []
         # The elicitationIds of url-mode elicitations the server started in a -32042 error (survey).
@@ -179,7 +183,25 @@ class Session:
         ]
 
     def take(self, request_id: RequestId) -> list[Answer]:
-        return self.by_id.pop(id_key(request_id), [])
+        """The answers under ``request_id``, but for those owed to other requests whose ids a double
+        does not tell from it (RFC 8259 section 6: 2**53 + 1 and 2**53 + 2 may both be read as
+        2**53 + 2): those are left for them to find (``retyped``)."""
+        key = id_key(request_id)
+        answers = self.by_id.pop(key, [])
+        owed = max(self.id_uses[key], 1)
+        if len(answers) > owed and self._sharing_a_double(key):
+            self.by_id[key], answers = answers[owed:], answers[:owed]
+            self.spared.add(key)
+        return answers
+
+    def _sharing_a_double(self, key: IdKey) -> bool:
+        """Whether another request's integer id is read as the same double as ``key``'s."""
+        sent = key[1]
+        return type(sent) is int and any(
+            type(other[1]) is int and other != key and float(other[1]) == float(sent)
+            for other, uses in self.id_uses.items()
+            if uses
+        )
 
     def take_first(self, key: IdKey) -> JsonObject:
         """The first answer under ``key``, which has one, taken from the answers still unclaimed."""
@@ -190,10 +212,22 @@ class Session:
         return answer
 
     def retyped(self, request_id: RequestId) -> JsonObject | None:
-        """The answer to ``request_id`` under another id: its type changed, or its value through a float."""
-        for key in list(self.by_id):
-            if self.unsent(key) and same_id_changed(key[1], request_id):
-                return self.by_id.pop(key)[0].value
+        """The answer to ``request_id`` under another id (``retyped_key``), taken."""
+        key = self.retyped_key(request_id)
+        if key is None:
+            return None
+        if self.unsent(key) and not self._sharing_a_double(id_key(request_id)):
+            return self.by_id.pop(key)[0].value
+        return self.take_first(key)
+
+    def retyped_key(self, request_id: RequestId) -> IdKey | None:
+        """The id of an answer to ``request_id`` under another id: its type changed, or its value
+        through a float. Under another request's id, only an answer beyond what it is owed."""
+        for key, answers in self.by_id.items():
+            if same_id_changed(key[1], request_id) and (
+                self.unsent(key) or key in self.spared or len(answers) > self.id_uses[key]
+            ):
+                return key
         return None
 
     def unsent(self, key: IdKey) -> bool:
