@@ -2,6 +2,6 @@
 
 import sys
 
-from mcpref.fuzz.integrate.cli import main
+from mcpref.command import main
 
 sys.exit(main())

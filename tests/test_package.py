@@ -66,6 +66,11 @@ def test_a_plain_install_puts_only_mcpref_in_the_environment_and_it_works_in_any
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         assert "RPC-PARSE-ERROR" in done.stdout
 
+    # The installed command serves as the reference server too.
+    initialize = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
+    served = subprocess.run([mcpref, "serve"], cwd=project, input=initialize, capture_output=True, timeout=60)
+    assert served.returncode == 0 and b'"protocolVersion":"2025-11-25"' in served.stdout, served
+
     # The installed copy cites as a clone does: the rules' sources on the page, their texts in explain.
     page = (project / "page.html").read_text(encoding="utf-8")
     assert 'href="https://www.jsonrpc.org/specification' in page
@@ -88,3 +93,17 @@ def test_the_fuzzer_says_at_import_that_it_needs_posix() -> None:
         [sys.executable, "-c", "import os; os.name = 'nt'; import mcpref.fuzz"], capture_output=True, text=True
     )
     assert done.returncode == 1 and "mcpref.fuzz needs a POSIX system" in done.stderr, done.stderr
+
+
+def test_mcpref_serve_starts_without_importing_the_fuzzer() -> None:
+    # A client waits for the server's first answer; importing the fuzzer (Hypothesis among it)
+    # took four times the reference server's own start.
+    script = (
+        "import sys; from mcpref.command import main; status = main(['serve']); "
+        "print(sorted(m for m in sys.modules if m.startswith(('hypothesis', 'mcpref.fuzz')))); sys.exit(status)"
+    )
+    ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    done = subprocess.run([sys.executable, "-c", script], input=ping, capture_output=True, timeout=60, check=False)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and lines[-1] == b"[]", done
+    assert lines[0] == b'{"jsonrpc":"2.0","id":1,"result":{}}'  # ping is answered before initialize (LIFE-PING)
