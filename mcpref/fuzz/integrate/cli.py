@@ -31,54 +31,39 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import itertools
 import json
 import math
 import os
 import re
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
 from mcpref import __version__
-from mcpref.fuzz.campaign.attribution import (
-    chunking_finding,
-    relabel_carried_state,
-    relabel_false_line_ends,
-    relabel_invalid_utf8,
-)
 from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_database
 from mcpref.fuzz.campaign.jobs import run_jobs
 from mcpref.fuzz.campaign.runner import Campaign, stderr_progress
 from mcpref.fuzz.drive import waiting
 from mcpref.fuzz.drive.target import OutOfTime, TargetError, Timing, run_case, within
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
-from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.integrate import check, selection
 from mcpref.fuzz.integrate import check_client as check_client_command
 from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import fuzz_client as fuzz_client_command
 from mcpref.fuzz.integrate import merge as merge_command
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
+from mcpref.fuzz.integrate import replay as replay_command
+from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
 from mcpref.fuzz.report.baseline import TARGET, BaselineError
-from mcpref.fuzz.report.client_reproducer import client_reproducer, is_client
 from mcpref.fuzz.report.matrix import combine
 from mcpref.fuzz.report.reproducer import (
-    FORMAT,
-    Reproducer,
     ReproducerError,
-    load_document,
-    load_reproducer,
-    session_transcript,
     stderr_once,
     table,
-    transcript,
     write_atomic,
 )
 from mcpref.reference import client_stdio, server
@@ -318,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             return _check(args, target or DEFAULT_TARGET, timing)
         if args.command == "compare":
             return compare_command.run(args, target, timing)
-        return _replay(args, target, timing)
+        return replay_command.run(args, target, timing)
     except TargetError as exc:
         print(f"mcpref: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -446,91 +431,6 @@ def _explain(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     print(explain_command.render(explain_command.explain(items, os.environ, args.timeout)))
     return EXIT_CLEAN
-
-
-def _case_of(reproducer: Reproducer) -> Case:
-    stream = b"".join(reproducer.chunks)
-    lines = re.findall(rb"[^\n]*\n|[^\n]+\Z", stream)  # at LF only: a raw CR is what is judged
-    cuts = tuple(itertools.accumulate(len(chunk) for chunk in reproducer.chunks[:-1]))
-    return Case(tuple(lines), cuts, reproducer.settle, reproducer.eof)
-
-
-def _judged(
-    argv: list[str], timing: Timing, reproducer: Reproducer
-) -> Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]:
-    def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
-        run = run_case(argv, case.chunks, timing, settle=case.settle, eof=case.eof, era=reproducer.era)
-        return judge(case.stream, run.observation), run.observation.output
-
-    return execute
-
-
-def _chunked(
-    findings: list[Finding], case: Case, argv: list[str], timing: Timing, reproducer: Reproducer
-) -> list[Finding]:
-    def execute(recut: Case, recut_timing: Timing) -> list[Finding]:
-        run = run_case(argv, recut.chunks, recut_timing, settle=recut.settle, eof=recut.eof, era=reproducer.era)
-        return judge_run(recut.stream, run)
-
-    for finding in findings:
-        if finding.status(reproducer.profile) is Status.FAIL:
-            chunked = chunking_finding(finding, case, execute, timing, reproducer.profile)
-            if chunked is not None:
-                return [chunked, *findings]
-    return findings
-
-
-def _enter(directory: str | None, command: list[str] | None) -> None:
-    """The recorded command runs where it ran: ``python server.py`` means that folder's server.py."""
-    if command is not None or directory is None:
-        return
-    try:
-        os.chdir(directory)
-    except OSError as exc:
-        print(f"mcpref: the command was recorded in {directory}, which cannot be entered here "
-              f"({exc.strerror}): it runs in the current folder", file=sys.stderr)  # fmt: skip
-
-
-def _replay(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> int:
-    document = load_document(args.file, FORMAT, ReproducerError)
-    if is_client(document):
-        client = client_reproducer(args.file, document)
-        _enter(client.directory, command)
-        return check_client_command.replay(client, command, args.transcript)
-    reproducer = load_reproducer(args.file)
-    argv = command or reproducer.argv
-    _enter(reproducer.directory, command)
-    run = run_case(
-        argv,
-        reproducer.chunks,
-        timing,
-        settle=reproducer.settle,
-        eof=reproducer.eof,
-        record=args.transcript,
-        era=reproducer.era,
-    )
-    findings = judge_run(b"".join(reproducer.chunks), run)
-    if reproducer.rule == "FRAME-LF-ONLY":
-        # As check and fuzz filed it: answers lost only with the raw line separators in place.
-        execute = _judged(argv, timing, reproducer)
-        output = run.observation.output
-        findings = relabel_false_line_ends(findings, _case_of(reproducer), output, execute, reproducer.profile)
-    for relabel in (relabel_carried_state, relabel_invalid_utf8):  # as check and fuzz file them
-        findings = relabel(findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile)
-    if reproducer.rule == "FRAME-CHUNK-INVARIANT":
-        # As fuzz filed it: a failure that goes away when the same bytes are cut otherwise.
-        findings = _chunked(findings, _case_of(reproducer), argv, timing, reproducer)
-    shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
-    for line in shown or transcript(reproducer.chunks, run):
-        print(line)
-    failing = [f for f in findings if f.status(reproducer.profile) is Status.FAIL]
-    for finding in findings:
-        print(
-            f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})"
-        )
-    if not findings:
-        print("no divergence: the case passes")
-    return EXIT_FOUND if failing else EXIT_CLEAN
 
 
 if __name__ == "__main__":
