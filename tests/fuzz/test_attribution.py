@@ -25,6 +25,7 @@ from mcpref.fuzz.campaign.runner import (
     START_SECONDS,
     Failure,
     attribution_seconds,
+    settled,
 )
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, Timing
@@ -220,3 +221,18 @@ def test_a_slow_target_that_answered_gets_the_time_its_re_runs_need_to_attribute
     # Seen: a failure found in a kept process in 0.035 s, its case 28 lines long; its attribution,
     # cut at 5.8 s, left as a failure a cut the CRs alone explain, a warning.
     assert attribution_seconds([failure(0.035, lines=28)]) >= 5 * 0.035 + 5.6 + 5 * START_SECONDS
+
+
+@pytest.mark.spec("FRAME-LF-ONLY")
+def test_a_failure_attribution_found_to_be_a_warning_is_one_in_every_campaign_outcome() -> None:
+    # One job or several (jobs.run_jobs attributes the merged failures): the same settling.
+    run = Run(Observation((), survived=True), 0, b"", (), (), 0.1)
+    cut = Finding("FRAME-LF-ONLY", False, 0, "no answer (its CRs alone cut it)", "an answer", "nothing")
+    warned, failed = Failure("FRAME-LF-ONLY", Case((b"x\n",)), run, [cut]), Failure("RPC-ONE-ANSWER", Case((b"y\n",)), run, [LOST])
+    warnings: dict[str, Failure] = {}
+    assert settled([warned, failed], warnings, Profile.SPEC) == [failed]
+    assert warnings == {"FRAME-LF-ONLY": warned}
+    earlier = Failure("FRAME-LF-ONLY", Case((b"z\n",)), run, [cut])
+    warnings = {"FRAME-LF-ONLY": earlier}
+    assert settled([warned], warnings, Profile.STRICT) == [warned]  # a failure under strict
+    assert settled([warned], warnings, Profile.SPEC) == [] and warnings == {"FRAME-LF-ONLY": earlier}

@@ -177,7 +177,8 @@ def relabel_false_line_ends(
         message = f"{finding.message} ({finding.rule}), only with a raw line separator in the line"
         return Finding("FRAME-LF-ONLY", not cr_only, finding.line, message, finding.expected, finding.actual)
 
-    return [relabelled(finding) for finding in findings]
+    result = [relabelled(finding) for finding in findings]
+    return findings if result == findings else result
 
 
 def utf8_repaired(case: Case) -> Case:
@@ -202,9 +203,10 @@ def relabel_invalid_utf8(
     dropped the line for something else in it, such as an id it cannot hold, with or without them.
     Returns ``findings`` itself when nothing is relabelled."""
     silent = [f for f in failing_findings(findings, profile) if f.rule == "FRAME-UTF8" and f.answer_missing]
-    if not silent or utf8_repaired(case) == case:
+    repaired_case = utf8_repaired(case)
+    if not silent or repaired_case == case:
         return findings
-    repaired, _ = execute(utf8_repaired(case))
+    repaired, _ = execute(repaired_case)
     at_line: dict[int | None, Finding] = {}
     for finding in failing_findings(repaired, profile):
         at_line.setdefault(finding.line, finding)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 
-from mcpref.fuzz.campaign.runner import GRACE_SECONDS, Campaign, Failure, Outcome, Progress, Stats, one_a_rule
+from mcpref.fuzz.campaign.runner import GRACE_SECONDS, Campaign, Failure, Outcome, Progress, Stats, one_a_rule, settled
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,8 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
         outcome.stats = finals[index]
     counted = merge([outcomes[index] for index in range(jobs)], campaign.stats.started)
     campaign.stats = counted.stats
-    counted.failures = one_a_rule(attributed[position] for position in range(len(merged.failures)))
+    attributed_failures = one_a_rule(attributed[position] for position in range(len(merged.failures)))
+    counted.failures = settled(attributed_failures, counted.warnings, campaign.profile)
     return counted
 
 

@@ -475,12 +475,7 @@ class Campaign:
         self._within(attribution_seconds(failures))
         if self.attributing:
             failures = self.attributed(failures)
-        # Attribution may find a failure to be a warning (a line cut at its CRs alone): it is one.
-        for failure in failures:
-            if failure.finding.status(self.profile) is not Status.FAIL:
-                self.warnings.setdefault(failure.rule, failure)
-        failing = [failure for failure in failures if failure.finding.status(self.profile) is Status.FAIL]
-        return Outcome(failing, self.stats, self.warnings)
+        return Outcome(settled(failures, self.warnings, self.profile), self.stats, self.warnings)
 
     def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
         """The failures, each under the rule its case breaks once re-run otherwise (``attribute``),
@@ -608,6 +603,18 @@ def attribution_seconds(failures: Iterable[Failure]) -> float:
         if failure.run.observation.survived
     )
     return min(ATTRIBUTION_LIMIT, max(ATTRIBUTION_SECONDS, needed))
+
+
+def settled(failures: Iterable[Failure], warnings: dict[str, Failure], profile: Profile) -> list[Failure]:
+    """The failures that fail under ``profile``. Attribution may find one to be a warning (a line
+    cut at its CRs alone): it joins ``warnings``, unless a warning of its rule is there already."""
+    failing = []
+    for failure in failures:
+        if failure.finding.status(profile) is Status.FAIL:
+            failing.append(failure)
+        else:
+            warnings.setdefault(failure.rule, failure)
+    return failing
 
 
 def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:

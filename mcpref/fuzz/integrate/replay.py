@@ -100,16 +100,15 @@ def run(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> 
         era=reproducer.era,
     )
     findings = judge_run(b"".join(reproducer.chunks), run)
+    case, execute = _case_of(reproducer), _judged(argv, timing, reproducer)
     if reproducer.rule == "FRAME-LF-ONLY":
         # As check and fuzz filed it: answers lost only with the raw line separators in place.
-        execute = _judged(argv, timing, reproducer)
-        output = run.observation.output
-        findings = relabel_false_line_ends(findings, _case_of(reproducer), output, execute, reproducer.profile)
+        findings = relabel_false_line_ends(findings, case, run.observation.output, execute, reproducer.profile)
     for relabel in (relabel_carried_state, relabel_invalid_utf8):  # as check and fuzz file them
-        findings = relabel(findings, _case_of(reproducer), _judged(argv, timing, reproducer), reproducer.profile)
+        findings = relabel(findings, case, execute, reproducer.profile)
     if reproducer.rule == "FRAME-CHUNK-INVARIANT":
         # As fuzz filed it: a failure that goes away when the same bytes are cut otherwise.
-        findings = _chunked(findings, _case_of(reproducer), argv, timing, reproducer)
+        findings = _chunked(findings, case, argv, timing, reproducer)
     shown = session_transcript(run.events, run.observation.trailing) if args.transcript else None
     for line in shown or transcript(reproducer.chunks, run):
         print(line)

@@ -104,11 +104,12 @@ BATCH_VERSION = "2025-03-26"  # the only version with JSON-RPC batches
 
 def _batch(session: Session, index: int, items: list[JsonValue], members: tuple[Message, ...]) -> None:
     target = session.target
+    served = [m for m in members if isinstance(m, Request) and id_key(m.id) in session.by_id]
     batches = target.accepted_init and target.version == BATCH_VERSION
-    if BATCH_VERSION in (target.version, target.replaced_version) and target.replaced_version is not None:
+    if target.replaced_version is not None and BATCH_VERSION in (target.version, target.replaced_version):
         # After a second initialize changed the version to or from 2025-03-26, either may govern:
         # the batch is judged by the one the server's answer follows.
-        batches = any(isinstance(m, Request) and id_key(m.id) in session.by_id for m in members)
+        batches = bool(served)
     if not batches:
         # Processing it as 2025-03-26 does is allowed, with a warning: each invalid member may then
         # draw its own id-null error.
@@ -117,7 +118,6 @@ def _batch(session: Session, index: int, items: list[JsonValue], members: tuple[
             if isinstance(member, Invalid) and member.id is None:
                 unsupported = "RPC-BATCH-UNSUPPORTED"
                 session.slots.append(NullSlot(index, False, codes, unsupported, False, unsupported))
-        served = [m for m in members if isinstance(m, Request) and id_key(m.id) in session.by_id]
         if served:
             session.find(
                 "RPC-BATCH-UNSUPPORTED",
