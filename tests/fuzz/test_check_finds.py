@@ -51,3 +51,18 @@ def test_check_fails_each_example_under_its_rule_in_its_profile_and_warns_in_the
         (row,) = check_rows(target, judged, Timing(), era, frozenset({rule}))
         expected = "fail" if judged is Profile.STRICT or profile is Profile.SPEC else "warn"
         assert row["status"] == expected, row
+
+
+@pytest.mark.spec("FRAME-UTF8")
+def test_check_keeps_a_silence_on_a_line_not_utf8_under_frame_utf8_whatever_else_drops_it(tmp_path: Path) -> None:
+    # A server that drops every tools/call drops the scenario's line with or without its byte 0xFF:
+    # campaigns file that under RPC-ONE-ANSWER, but check would then read FRAME-UTF8 pass, though
+    # the server was never seen handling a byte that is not UTF-8.
+    server = tmp_path / "drops_tool_calls.py"
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    server.write_text(
+        f"import sys\nsys.path.insert(0, {str(examples)!r})\nfrom _harness import run\n"
+        "run(on_line=lambda line, handle: [] if b'\"tools/call\"' in line else handle(line))\n"
+    )
+    rows = check_rows([sys.executable, str(server)], Profile.SPEC, Timing(), only=frozenset({"FRAME-UTF8"}))
+    assert [(row["id"], row["status"]) for row in rows] == [("FRAME-UTF8", "fail")]

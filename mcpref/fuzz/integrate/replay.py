@@ -104,8 +104,10 @@ def run(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> 
     if reproducer.rule == "FRAME-LF-ONLY":
         # As check and fuzz filed it: answers lost only with the raw line separators in place.
         findings = relabel_false_line_ends(findings, case, run.observation.output, execute, reproducer.profile)
-    for relabel in (relabel_carried_state, relabel_invalid_utf8):  # as check and fuzz file them
-        findings = relabel(findings, case, execute, reproducer.profile)
+    findings = relabel_carried_state(findings, case, execute, reproducer.profile)
+    if reproducer.rule != "FRAME-UTF8":
+        # As fuzz filed it; check files a line dropped whatever its bytes under FRAME-UTF8.
+        findings = relabel_invalid_utf8(findings, case, execute, reproducer.profile)
     if reproducer.rule == "FRAME-CHUNK-INVARIANT":
         # As fuzz filed it: a failure that goes away when the same bytes are cut otherwise.
         findings = _chunked(findings, case, argv, timing, reproducer)
