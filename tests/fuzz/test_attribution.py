@@ -205,6 +205,27 @@ def test_a_case_that_closes_stdin_is_recut_without_a_pause_before_the_end() -> N
         assert (found is None) is eof
 
 
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT", "RPC-ID-ECHO", "STDIO-SURVIVE")
+def test_a_recut_that_lost_the_server_does_not_blame_the_cut() -> None:
+    # Seen (field T45): a Go server answered id 10^30 with a saturated id, then died on a long line
+    # of the same case; written in one piece it died before that answer was out, and the saturated
+    # id was filed as a chunking failure. A recut that lost the server shows nothing of the finding.
+    lines = (b'{"jsonrpc":"2.0","id":1000000000000000000000000000000,"method":"x"}\n', b"x" * 64 + b"\n")
+    echoed = Finding("RPC-ID-ECHO", True, 0, "answered with id -9223372036854775808 for id 10^30", "10^30", "-2^63")
+    died = Finding("STDIO-SURVIVE", True, None, "the server died or stopped answering", "a live server", "exited")
+
+    def execute(case: Case, timing: Timing) -> list[Finding]:
+        return [echoed, died] if case.cuts == (3,) else [died]
+
+    assert chunking_finding(echoed, Case(lines, (3,)), execute, Timing(), Profile.SPEC) is None
+    # Where the recut server lives on, the finding's absence there is the cut's doing.
+    found = chunking_finding(echoed, Case(lines, (3,)), lambda case, timing: [], Timing(), Profile.SPEC)
+    assert found is not None and found.rule == "FRAME-CHUNK-INVARIANT"
+    # A death that the cut alone caused is still the cut's.
+    cut_death = chunking_finding(died, Case(lines, (3,)), lambda case, timing: [], Timing(), Profile.SPEC)
+    assert cut_death is not None and cut_death.rule == "FRAME-CHUNK-INVARIANT"
+
+
 @pytest.mark.spec("FRAME-LF-ONLY", "FRAME-CHUNK-INVARIANT")
 def test_a_slow_target_that_answered_gets_the_time_its_re_runs_need_to_attribute_a_failure() -> None:
     # The C# SDK server takes seconds an answer: 5 s for all re-runs left a lost answer under
