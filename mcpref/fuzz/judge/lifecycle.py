@@ -33,6 +33,11 @@ def early(session: Session, index: int, answer: JsonObject) -> None:
     (or refuses with another code) with or without the notification shows one cause, the gate's."""
     code = error_code(answer)
     opened = session.target.accepted_init
+    if not opened and session.off_script_from is not None and index > session.off_script_from:
+        # MOD-DUAL-ERA: an initialize after a discover the server answered was refused. What the
+        # server serves then follows from the session the discover opened for it, one cause with
+        # that refusal (LIFE-VERSION-ACCEPT or LIFE-VERSION-UNSUPPORTED), not a pre-init gate left open.
+        return
     if code is not None and not opened and not session.initialized_early:
         session.refused_early = True
     if code == INVALID_REQUEST:
