@@ -248,11 +248,13 @@ def test_check_judges_the_modern_era_and_its_rules_are_na_for_a_server_that_does
     legacy = mcpref("check", "--protocol-version", "2026-07-28", "--json", "--", *LEGACY_ONLY)
     rows = {row["id"]: row["status"] for row in json.loads(legacy.stdout)["rules"]}
     assert {rows[rule] for rule in modern_rules} == {"n/a"}
-    # And the legacy corpus shows a modern-only server for what it is: no handshake.
-    no_handshake = mcpref("check", "--json", "--", *MODERN_ONLY)
-    assert no_handshake.returncode == 1
-    rows = {row["id"]: row["status"] for row in json.loads(no_handshake.stdout)["rules"]}
-    assert rows["LIFE-PING"] == "fail"  # a bare ping refused: it serves no legacy session
+    # A modern-only server serves no legacy session: asked for a legacy version, check gives n/a with
+    # that reason, not a LIFE-PING failure for the bare ping it refused (test_check_era: asked for none).
+    no_handshake = mcpref("check", "--protocol-version", "2025-11-25", "--json", "--", *MODERN_ONLY)
+    assert no_handshake.returncode == 0
+    document = json.loads(no_handshake.stdout)
+    assert document["era"] == "legacy" and document["cause"].startswith("the server serves no legacy version")
+    assert {row["status"] for row in document["rules"]} == {"n/a"}
 
 
 @pytest.mark.spec("MOD-RESULT-TYPE")

@@ -17,8 +17,9 @@ from mcpref.fuzz.drive.target import Run, Timing, run_case
 from mcpref.fuzz.generate.corpus import _ready, scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
-from mcpref.fuzz.integrate import check
-from mcpref.fuzz.integrate.check import _body, check_rows
+from mcpref.fuzz.integrate import check_runs
+from mcpref.fuzz.integrate.check import check_rows
+from mcpref.fuzz.integrate.check_runs import _body
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge
 from mcpref.reference.rules import BY_ID, Level
 from mcpref.reference.versions import Era
@@ -208,7 +209,7 @@ def _most_starts(confirmations: int = 0) -> int:
     kept = [s for s in scenarios if not s.eof and _body(s.case) is not None]
     heads = {s.case.lines[:2] for s in kept}
     again = [s for s in kept if b'"initialize"' in b"".join(s.case.lines[2:])]
-    return len(scenarios) - len(kept) + check.KEPT * len(heads) + len(again) + confirmations
+    return len(scenarios) - len(kept) + check_runs.KEPT * len(heads) + len(again) + confirmations
 
 
 def test_check_runs_most_scenarios_in_kept_processes_and_gives_the_verdicts_of_fresh_ones(tmp_path: Path) -> None:
@@ -243,7 +244,7 @@ def test_check_never_clears_or_reports_what_a_fresh_process_would_not(
 ) -> None:
     command = [sys.executable, str(Path(__file__).parents[2].joinpath(*target))]
     kept = _statuses(command)
-    monkeypatch.setattr(check, "_body", lambda case: None)  # every scenario in a fresh process
+    monkeypatch.setattr(check_runs, "_body", lambda case: None)  # every scenario in a fresh process
     assert kept == _statuses(command)
 
 
@@ -263,9 +264,9 @@ def _finding(rule: str, mandatory: bool = True) -> Finding:
     return Finding(rule, mandatory, None, "seen", "expected", "actual")
 
 
-def _outcome(*findings: Finding, kept: bool = True) -> check._Result:
+def _outcome(*findings: Finding, kept: bool = True) -> check_runs._Result:
     run = Run(Observation((), survived=True), None, b"", ())
-    return check._Result(run, list(findings), kept)
+    return check_runs._Result(run, list(findings), kept)
 
 
 def test_a_kept_run_is_confirmed_fresh_only_where_it_adds_to_what_fresh_runs_show() -> None:
@@ -280,14 +281,14 @@ def test_a_kept_run_is_confirmed_fresh_only_where_it_adds_to_what_fresh_runs_sho
         _outcome(fail),  # a smaller case than the fresh run's
     ]
     sizes = [100, 300, 50, 40, 10, 60, 90]
-    assert check._to_confirm(outcomes, sizes, Profile.SPEC) == [3, 6]
+    assert check_runs._to_confirm(outcomes, sizes, Profile.SPEC) == [3, 6]
     # The run chosen did not bear its finding out: the next smallest with that rule, in a new round.
     outcomes[3], outcomes[6] = _outcome(kept=False), _outcome(fail, kept=False)
-    assert check._to_confirm(outcomes, sizes, Profile.SPEC) == [2]
+    assert check_runs._to_confirm(outcomes, sizes, Profile.SPEC) == [2]
     outcomes[2] = _outcome(warn, kept=False)
     # Under spec, a SHOULD fails nowhere else: only the run that shows it failing adds to it.
-    assert check._to_confirm(outcomes, sizes, Profile.SPEC) == [5]
-    assert check._to_confirm(outcomes, sizes, Profile.STRICT) == []
+    assert check_runs._to_confirm(outcomes, sizes, Profile.SPEC) == [5]
+    assert check_runs._to_confirm(outcomes, sizes, Profile.STRICT) == []
 
 
 def test_a_finding_in_a_kept_process_does_not_end_it(tmp_path: Path) -> None:

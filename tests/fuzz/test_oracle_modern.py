@@ -274,6 +274,13 @@ def test_what_shows_a_server_speaks_the_modern_era() -> None:
     assert speaks_modern((b"not json", b"[1, 2]", result(1, DISCOVERED)))
     assert speaks_modern((b"[" + error(1, -32021) + b"]",))
     assert not speaks_modern((b"not json", result(1, {"tools": []}), error(2, -32601)))
+    # A version error that names modern versions alone: a server of that era refusing initialize.
+    assert speaks_modern((error(1, -32602, {"supported": ["2026-07-28"], "requested": "2025-11-25"}),))
+    assert not speaks_modern((error(1, -32602, {"supported": ["2025-11-25"], "requested": "1999-01-01"}),))
+    assert not speaks_modern((error(1, -32602, {"supported": ["2026-07-28", "2025-11-25"]}),))
+    assert not speaks_modern((error(1, -32602, {"supported": []}),))
+    assert not speaks_modern((error(1, -32602, {"supported": [["2026-07-28"]]}),))
+    assert not speaks_modern((b'{"jsonrpc":"2.0","id":1}', b'{"jsonrpc":"2.0","id":2,"error":[]}'))
 
 
 @pytest.mark.spec("MOD-META-REQUIRED", "MOD-VERSION-UNSUPPORTED")

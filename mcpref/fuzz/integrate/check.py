@@ -1,74 +1,19 @@
-"""``mcpref check``: the fixed corpus run against a target, one verdict per rule.
-
-Each scenario is one case (``fuzz.corpus``), as many side by side as ``WORKERS``. One that
-opens with a plain handshake written as a chunk of its own runs first in a process kept after
-that handshake (``fuzz.target.Session``), several scenarios one after another, as ``fuzz``
-runs its cases: a process start costs more than most scenarios. A kept run writes the very
-chunks a fresh run writes, and only ever clears a scenario: its findings are suspicions. A
-verdict is a fresh process's: a scenario that loses the kept process or may have initialized
-it again runs fresh, and one with findings runs fresh where it is the smallest case of a rule
-that fresh runs do not yet show as badly or with a case as small (``_to_confirm``); a rule's
-verdict is the same either way.
-What a kept run can hide is a behaviour that depends on what the process did before.
-"""
+"""``mcpref check``: the fixed corpus run against a target (``check_runs``), one verdict per rule."""
 
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from mcpref.fuzz.campaign.attribution import (
-    initialized_again,
-    read_on_for_missing,
-    relabel_carried_state,
-    relabel_false_line_ends,
-)
-from mcpref.fuzz.drive.kept import Session
-from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import OutOfTime, Run, Timing, run_case, within
-from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
-from mcpref.fuzz.generate.corpus_modern import BY_ERA
-from mcpref.fuzz.generate.strategies import Case
-from mcpref.fuzz.judge.lifecycle import negotiated_versions
-from mcpref.fuzz.judge.modern import speaks_modern
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
+from mcpref.fuzz.drive.target import Run, Timing, within
+from mcpref.fuzz.generate.corpus import Scenario
+from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
+from mcpref.fuzz.judge.oracle import Profile, Status
 from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES, Rule
 from mcpref.reference.versions import BY_NAME, LEGACY, MODERN, Era
-
-WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
-KEPT = 1  # kept processes a handshake at most: their starts compete with the fresh runs for the cores
-OUTLASTED = "outlasted the time limit"  # how a scenario cut short by check's time limit ended
-
-
-def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tuple[Run, list[Finding]]:
-    """Run ``scenario`` in a fresh process and judge it: the verdict's own run."""
-
-    def execute(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
-        run = run_case(command, case.chunks, timing, settle=case.settle, eof=case.eof, era=scenario.era)
-        return judge(case.stream, run.observation), run.observation.output
-
-    run = run_case(
-        command,
-        scenario.case.chunks,
-        timing,
-        settle=scenario.case.settle,
-        eof=scenario.eof,
-        record=True,
-        era=scenario.era,
-    )
-    findings = judge_run(scenario.case.stream, run)
-    if "FRAME-LF-ONLY" in scenario.rules:
-        findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
-    # Not relabel_invalid_utf8, which campaigns use: a line dropped with or without its bytes that
-    # are not UTF-8 filed elsewhere would leave FRAME-UTF8 reading pass, and no such byte was seen
-    # handled. The silence stays FRAME-UTF8's here, which it breaks too.
-    findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
-    return run, findings
 
 
 def _shell(command: list[str], scenario: Scenario) -> str | None:
@@ -86,185 +31,30 @@ def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool) 
     """Whether a run is evidence for ``rule``: it followed one of the rule's versions. A run follows
     the modern era where the server spoke it (``speaks``), and the legacy versions its initialize
     results named (``negotiated``); one that named none is evidence for a rule of every legacy
-    version. A rule of 2025-11-25 alone says nothing of a server that answered 2025-06-18. A run
-    that lost the server before it named a version (not ``seen``) shows none it does not follow:
-    a rule of some legacy versions is untested there, not n/a."""
+    version. A rule of 2025-11-25 alone says nothing of a server that answered 2025-06-18, nor a
+    rule of the legacy era alone of a run in which the server spoke the modern era and accepted no
+    initialize (its initialize result was never seen). A run that lost the server before it named
+    a version (not ``seen``) shows none it does not follow: a rule of some legacy versions is
+    untested there, not n/a."""
     modern = speaks and bool(rule.versions & MODERN)
     followed = {BY_NAME[name] for name in negotiated if name in BY_NAME and BY_NAME[name].era is Era.LEGACY}
     if followed:
         return modern or bool(followed & rule.versions)
-    return modern or rule.versions >= LEGACY or (not seen and bool(rule.versions & LEGACY))
+    if speaks:
+        return modern
+    return rule.versions >= LEGACY or (not seen and bool(rule.versions & LEGACY))
 
 
-def _kept_body(scenario: Scenario) -> tuple[bytes, ...] | None:
-    """What a kept process is sent of ``scenario`` (``_body``); None for one that runs fresh only:
-    one that ends at EOF, or of the modern era, which has no handshake to keep a process after."""
-    return None if scenario.eof or scenario.era is not Era.LEGACY else _body(scenario.case)
-
-
-def _initializes_again(scenario: Scenario) -> bool:
-    """Whether the scenario's kept run writes an initialize: a server that takes it ends its kept
-    process (``initialized_again``)."""
-    body = _kept_body(scenario)
-    return body is not None and any(b'"initialize"' in chunk for chunk in body)
-
-
-def _body(case: Case) -> tuple[bytes, ...] | None:
-    """The chunks after the case's opening handshake, when the case opens with one of
-    ``KEPT_HEADS`` as a chunk of its own: what a kept process is sent."""
-    if len(case.chunks) < 2 or case.opening_chunk(KEPT_HEADS) is None:
-        return None
-    return case.chunks[1:]
-
-
-@dataclass(frozen=True)
-class _Result:
-    """A scenario's run and findings. A kept run's findings (``kept``) are only suspicions:
-    a verdict is a fresh process's."""
-
-    run: Run
-    findings: list[Finding]
-    kept: bool = False
-
-
-def _to_confirm(
-    results: Sequence[_Result], sizes: Sequence[int], profile: Profile, doubted: frozenset[str] = frozenset()
-) -> list[int]:
-    """The kept runs to run again in fresh processes (indexes into ``results``, whose scenarios
-    are ``sizes`` bytes long). For each rule of a kept run's findings, the smallest such run
-    (the first of equals) when it would add to what fresh runs show of that rule: the rule
-    itself, a worse status, or a smaller case to reproduce it; for a rule ``doubted`` (a fresh
-    run did not bear it out), every such run, side by side. The others are not run again: the
-    verdicts would be the same, and their processes are saved."""
-    shown: dict[str, tuple[Status, int]] = {}  # a rule's worst status in fresh runs, its smallest case
-    for result, size in zip(results, sizes, strict=True):
-        for finding in () if result.kept else result.findings:
-            status, smallest = shown.get(finding.rule, (Status.WARN, size))
-            worst = Status.FAIL if Status.FAIL in (status, finding.status(profile)) else Status.WARN
-            shown[finding.rule] = (worst, min(smallest, size))
-    best: dict[str, int] = {}  # a rule's smallest kept run that adds to it
-    every: set[int] = set()  # the kept runs that add to a doubted rule
-    for index, (result, size) in enumerate(zip(results, sizes, strict=True)):
-        for finding in result.findings if result.kept else ():
-            status, smallest = shown.get(finding.rule, (Status.WARN, size + 1))
-            adds = size < smallest or (finding.status(profile) is Status.FAIL and status is not Status.FAIL)
-            if adds and finding.rule in doubted:
-                every.add(index)
-            elif adds and (finding.rule not in best or size < sizes[best[finding.rule]]):
-                best[finding.rule] = index
-    return sorted(every | set(best.values()))
-
-
-class _Scenarios:
-    """Runs scenarios for ``check_rows``: first in a kept process where one can run them
-    (``first``), else fresh; a fresh run again on demand (``fresh``).
-
-    Kept processes are shared by the worker threads, one scenario at a time each, at most
-    ``KEPT`` per handshake: a scenario waits for one to be free rather than start another. A
-    kept process is ended when it dies, stops answering, or may have been initialized again; a
-    finding alone does not end it (a scenario after it is judged fresh where it finds anything).
-    """
-
-    def __init__(self, command: list[str], timing: Timing) -> None:
-        self.command = command
-        self.timing = timing
-        self._free = threading.Condition()
-        self._idle: dict[bytes, list[Session]] = {}  # kept processes free to run a scenario
-        self._started: dict[bytes, int] = {}  # kept processes of a handshake alive or starting
-        self._sessions: list[Session] = []  # every session started, to end them all
-        self._cleared = self._ended = 0  # scenarios kept runs cleared; kept processes ended
-        self._fresh_only = False
-
-    def first(self, scenario: Scenario) -> _Result:
-        try:
-            return self._kept(scenario) or self.fresh(scenario)
-        except OutOfTime:
-            return _outlasted()
-
-    def fresh(self, scenario: Scenario) -> _Result:
-        try:
-            return _Result(*run_scenario(scenario, self.command, self.timing))
-        except OutOfTime:
-            return _outlasted()
-
-    def _kept(self, scenario: Scenario) -> _Result | None:
-        """The scenario's kept run, or None where it has none (it then runs fresh)."""
-        case = scenario.case
-        body = _kept_body(scenario)
-        head = b"".join(case.lines[:2])
-        if body is None or (session := self._take(head)) is None:
-            return None
-        try:
-            run = session.run(body, case.settle)
-        except BaseException:
-            self._end(head, session)
-            raise
-        if session.alive and not initialized_again(case.lines[2:], run.observation.output):
-            findings = judge(case.stream, run.observation)
-            if (again := read_on_for_missing(session, run, findings)) is not None:
-                run, findings = again, judge(case.stream, again.observation)
-            with self._free:
-                self._cleared += not findings
-                self._idle[head].append(session)
-                self._free.notify()
-            return _Result(run, findings, kept=True)
-        # A death or a second initialize taken leaves the kept process's state in doubt: it is
-        # ended, and the scenario runs fresh. Once kept processes are ended more often than they
-        # clear a scenario (twice at least), every scenario runs fresh: a server that dies
-        # everywhere then costs a few processes more than fresh runs alone, not twice as many.
-        self._end(head, session)
-        return None
-
-    def _take(self, head: bytes) -> Session | None:
-        """A kept process after ``head``, free for one scenario: an idle one, a new one while
-        fewer than ``KEPT`` are alive, else the first one freed; None when scenarios run fresh."""
-        with self._free:
-            while not self._fresh_only:
-                idle = self._idle.setdefault(head, [])
-                if idle:
-                    return idle.pop()
-                if self._started.get(head, 0) < KEPT:
-                    self._started[head] = self._started.get(head, 0) + 1
-                    break
-                self._free.wait()
-            else:
-                return None
-        try:
-            session = Session(self.command, self.timing, (head,))
-        except BaseException:  # out of time, or a target that cannot start: no process to wait for
-            with self._free:
-                self._started[head] -= 1
-                self._free.notify_all()
-            raise
-        with self._free:
-            self._sessions.append(session)
-        if session.alive:
-            return session
-        # A target that does not answer a probe after the plain handshake runs fresh only.
-        with self._free:
-            self._fresh_only = True
-            self._free.notify_all()
-        return None
-
-    def _end(self, head: bytes, session: Session) -> None:
-        session.close()
-        with self._free:
-            self._started[head] -= 1
-            self._ended += 1
-            self._fresh_only = self._fresh_only or (self._ended >= 2 and self._ended > self._cleared)
-            self._free.notify_all()
-
-    def close(self) -> None:
-        with self._free:
-            self._fresh_only = True  # a scenario still to run (after an error) runs fresh
-            self._free.notify_all()
-        for session in self._sessions:
-            session.close()
-
-
-def _outlasted() -> _Result:
-    """check's time limit ran out during the scenario: no verdict, and its rules untested."""
-    return _Result(Run(Observation((), survived=False, ending=OUTLASTED), None, b"", ()), [])
+# What ``check_served`` found of a server it judged in the modern era.
+MODERN_ALONE = (
+    "the server serves the modern era alone (it accepted no initialize and answered as 2026-07-28"
+    " does): judged by the 2026-07-28 corpus"
+)
+# Why a server asked for the legacy era has no verdict under its rules (``check_rows``).
+UNSERVED = (
+    "the server serves no legacy version: it accepted no initialize and answered as the 2026-07-28"
+    " era does (judge it with --protocol-version 2026-07-28)"
+)
 
 
 def check_rows(
@@ -283,53 +73,52 @@ def check_rows(
     from its silence is one cause, not a finding per rule. A rule of the modern era alone is
     exercised only by scenarios where the server showed it speaks that era: a legacy server has
     none of its rules to keep; likewise a rule of some legacy versions, by scenarios where the
-    server followed one of them (``_evidence``). With ``only``, just the scenarios that exercise one of those rules run,
-    and just those rules have a row.
+    server followed one of them (``_evidence``). Asked for the legacy era, a server seen to serve
+    the modern era alone gets n/a for every rule (``UNSERVED``): the legacy corpus saw only its
+    refusals. With ``only``, just the scenarios that exercise one of those rules run, and just
+    those rules have a row.
     No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
     the rules only it exercises are untested.
     """
+    judged = judge_corpus(command, profile, within(timing, limit), era, only)
+    if era is Era.LEGACY and judged.modern_only:
+        return [
+            {"id": rule.id, "level": rule.level.value, "status": statuses.NOT_APPLICABLE, "scenarios": [],
+             "findings": [], "reason": UNSERVED}
+            for rule in _selected(only)
+        ]  # fmt: skip
+    return _rows(command, profile, judged, only)
+
+
+def check_served(
+    command: list[str],
+    profile: Profile,
+    timing: Timing,
+    only: frozenset[str] | None = None,
+    limit: float = math.inf,
+) -> tuple[Era, list[dict[str, object]]]:
+    """``check_rows`` in the era the server serves, and that era: the legacy corpus's rows, or the
+    modern corpus's for a server the legacy corpus showed serving the modern era alone. A server of
+    both eras is judged in the legacy one, as a client that asks for no version finds it; its
+    modern era is judged with ``Era.MODERN`` asked for. ``limit`` bounds both corpora together."""
     timing = within(timing, limit)
-    scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
-    runner = _Scenarios(command, timing)
-    try:
-        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-            # The fresh scenarios first, those of the most writes first: the longest runs do not
-            # start last. Those that write an initialize to a kept process come once every other
-            # scenario is done: a server that takes it ends the process, which then has no
-            # scenario left to start another for. The order changes when each scenario runs,
-            # not what it is judged on.
-            ran: dict[int, _Result] = {}
-            for again in (False, True):
-                order = sorted(
-                    (i for i, s in enumerate(scenarios) if _initializes_again(s) is again),
-                    key=lambda i: (_kept_body(scenarios[i]) is not None, -len(scenarios[i].case.chunks)),
-                )
-                ran.update(zip(order, pool.map(runner.first, [scenarios[i] for i in order]), strict=True))
-            outcomes = [ran[index] for index in range(len(scenarios))]
-            runner.close()  # the kept processes have done their part
-            sizes = [len(b"".join(s.case.lines)) for s in scenarios]
-            doubted: frozenset[str] = frozenset()
-            while chosen := _to_confirm(outcomes, sizes, profile, doubted):
-                for index, fresh in zip(chosen, pool.map(runner.fresh, [scenarios[i] for i in chosen]), strict=True):
-                    suspected = {f.rule for f in outcomes[index].findings}
-                    doubted |= suspected - {f.rule for f in fresh.findings}
-                    outcomes[index] = fresh
-    finally:
-        runner.close()
-    # A kept run left unconfirmed shows only rules fresh runs show as badly, with a case as small:
-    # its findings are theirs, and its run is evidence for the other rules it exercised, as a
-    # cleared one is.
-    results = [(o.run, [] if o.kept else o.findings) for o in outcomes]
-    if not any(run.observation.output for run, _ in results):
-        results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
+    judged = judge_corpus(command, profile, timing, Era.LEGACY, only)
+    if judged.modern_only:
+        return Era.MODERN, check_rows(command, profile, timing, Era.MODERN, only)
+    return Era.LEGACY, _rows(command, profile, judged, only)
+
+
+def _selected(only: frozenset[str] | None) -> list[Rule]:
+    return [rule for rule in RULES if only is None or rule.id in only]
+
+
+def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[str] | None) -> list[dict[str, object]]:
+    """The rows of ``check_rows`` from a corpus run."""
+    scenarios, results, spoken = judged.scenarios, judged.results, judged.spoken
     # One transcript per scenario, however many of its findings carry it.
     transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
-    spoken = [
-        (negotiated_versions(s.case.stream, run.observation.output), speaks_modern(run.observation.output))
-        for s, (run, _) in zip(scenarios, results, strict=True)
-    ]
     rows: list[dict[str, object]] = []
-    for rule in RULES if only is None else (rule for rule in RULES if rule.id in only):
+    for rule in _selected(only):
         exercised = [
             (s, run)
             for s, (negotiated, speaks), (run, _) in zip(scenarios, spoken, results, strict=True)
@@ -370,6 +159,8 @@ def check_rows(
 
 def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     """Why nothing could be judged, when nothing could: the first line of a summary."""
+    if rows and all(row.get("reason") == UNSERVED for row in rows):
+        return UNSERVED
     if any(row["status"] == statuses.PASS for row in rows) or not any(
         row["status"] == statuses.UNTESTED for row in rows
     ):
@@ -393,7 +184,7 @@ class RuleResult:
     level: str  # MUST, MUST NOT, SHOULD, reference decision, measurement
     status: str  # pass, warn, fail, untested or n/a (``statuses``)
     findings: tuple[Mapping[str, object], ...]  # as ``check --json`` gives them
-    reason: str  # why untested; "" otherwise
+    reason: str  # why untested, or n/a for a server that serves no legacy version; "" otherwise
 
 
 @dataclass(frozen=True)
@@ -402,6 +193,7 @@ class Report:
     profile: str
     cause: str | None  # why nothing could be judged, when nothing could
     rules: tuple[RuleResult, ...]  # one per rule, in the registry's order
+    era: str = "legacy"  # the era whose corpus judged the server: legacy or modern
 
     def __getitem__(self, rule: str) -> RuleResult:
         return next(result for result in self.rules if result.id == rule)
@@ -425,11 +217,15 @@ def run(
 
     if protocol_version is not None and protocol_version not in VERSION_NAMES:
         raise ValueError(f"unknown protocol version {protocol_version!r}")
-    rows = check_rows(list(argv), Profile(profile), Timing(), era_of_version(protocol_version), limit=time_limit)
+    if protocol_version is None:
+        era, rows = check_served(list(argv), Profile(profile), Timing(), limit=time_limit)
+    else:
+        era = era_of_version(protocol_version)
+        rows = check_rows(list(argv), Profile(profile), Timing(), era, limit=time_limit)
     results = []
     for row in rows:
         findings = row["findings"]
         assert isinstance(findings, list)
         results.append(RuleResult(str(row["id"]), str(row["level"]), str(row["status"]), tuple(findings),
                                   str(row.get("reason", ""))))  # fmt: skip
-    return Report(tuple(argv), profile, check_cause(rows), tuple(results))
+    return Report(tuple(argv), profile, check_cause(rows), tuple(results), era.value)

@@ -67,6 +67,7 @@ from mcpref.fuzz.report.reproducer import (
     write_atomic,
 )
 from mcpref.reference import client_stdio, server
+from mcpref.reference.versions import Era
 
 EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
@@ -378,8 +379,13 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     baseline = ci.prepare(args, profile)
     started = time.monotonic()
     only = args.rules.rules if args.rules.narrowed else None
-    era = era_of_version(args.version)
-    rows = check.check_rows(command, profile, timing, era, only, args.time_limit)
+    if args.version is None:
+        era, rows = check.check_served(command, profile, timing, only, args.time_limit)
+        if era is Era.MODERN:
+            print(f"mcpref check: {check.MODERN_ALONE}", file=sys.stderr)
+    else:
+        era = era_of_version(args.version)
+        rows = check.check_rows(command, profile, timing, era, only, args.time_limit)
     seconds = time.monotonic() - started
     sdk = stock.sdks()[args.sdk] if args.sdk is not None else None
     recognised = False
@@ -395,7 +401,8 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
     if args.json:
         document: dict[str, object] = {
-            "command": command, "profile": profile.value, "cause": check.check_cause(rows), "rules": rows
+            "command": command, "profile": profile.value, "era": era.value, "cause": check.check_cause(rows),
+            "rules": rows,
         }
         carried = (finding for row in rows for finding in cast(list[dict[str, object]], row["findings"]))
         document["stderr"] = stderr_once(carried)  # the target's tracebacks once each, not once a finding

@@ -102,8 +102,17 @@ class ModernServer:
                 self.lists_legacy = True
             if isinstance(result.get("supportedVersions"), list) and isinstance(result.get("capabilities"), dict):
                 self.capabilities = result["capabilities"]  # type: ignore[assignment]
-        elif error_code(answer) in MODERN_ERRORS:
+        elif error_code(answer) in MODERN_ERRORS or _names_modern_versions_alone(answer):
             self.speaks = True
+
+
+def _names_modern_versions_alone(answer: JsonObject) -> bool:
+    """A version error whose ``data.supported`` names modern versions and no other: a server of that
+    era alone, refusing ``initialize`` with a code of the handshake era (MOD-LEGACY-INIT)."""
+    error = answer.get("error")
+    data = error.get("data") if isinstance(error, dict) else None
+    supported = data.get("supported") if isinstance(data, dict) else None
+    return isinstance(supported, list) and bool(supported) and all(isinstance(name, str) and name in MODERN_NAMES for name in supported)
 
 
 def speaks_modern(output: tuple[bytes, ...]) -> bool:

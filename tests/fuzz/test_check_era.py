@@ -1,0 +1,59 @@
+"""``check`` asked for no protocol version judges the era the server serves: the legacy corpus, or
+the modern one for a server seen serving the modern era alone; asked for a legacy version, a server
+that serves none gets n/a, not the legacy era's verdicts on its refusals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.integrate.check import check_rows, check_served
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.reference.versions import Era
+
+ROOT = Path(__file__).resolve().parents[2]
+MODERN_ONLY = {
+    "reference": [sys.executable, "-m", "mcpref.reference", "--eras", "modern"],  # -32022
+    "refuses with -32602": [sys.executable, str(ROOT / "examples" / "lawful" / "modern_only_init_32602.py")],
+}
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT", "LIFE-PING", "LIFE-INIT-RESULT")
+@pytest.mark.parametrize("name", MODERN_ONLY)
+def test_a_server_of_the_modern_era_alone_is_judged_by_that_era(name: str) -> None:
+    # Judged by the legacy corpus, the server refusing every initialize drew LIFE-PING and
+    # RPC-INVALID-PARAMS failures and passed TOOLS-* rules no tool call had shown.
+    target = MODERN_ONLY[name]
+    era, rows = check_served(target, Profile.SPEC, Timing())
+    statuses = {str(row["id"]): row["status"] for row in rows}
+    assert era is Era.MODERN
+    assert "fail" not in statuses.values(), statuses
+    assert statuses["MOD-DISCOVER"] == "pass"
+    # Legacy rules only the modern corpus's "discover, then the legacy handshake" exercises: no
+    # initialize was accepted, so nothing of them was seen.
+    assert statuses["LIFE-INIT-RESULT"] == statuses["LIFE-PING"] == "n/a"
+    legacy = check_rows(target, Profile.SPEC, Timing(), Era.LEGACY)
+    assert {row["status"] for row in legacy} == {"n/a"}
+    assert all("serves no legacy version" in str(row["reason"]) for row in legacy)
+
+
+@pytest.mark.spec("MOD-DUAL-ERA")
+def test_a_server_of_both_eras_is_judged_by_the_legacy_corpus() -> None:
+    era, rows = check_served([sys.executable, "-m", "mcpref.reference"], Profile.SPEC, Timing(), frozenset({"LIFE-PING"}))
+    assert era is Era.LEGACY and [row["status"] for row in rows] == ["pass"]
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT")
+def test_the_command_line_says_which_era_judged_the_server() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpref", "check", "--json", "--", *MODERN_ONLY["reference"]],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["era"] == "modern"
+    assert "serves the modern era alone" in done.stderr
