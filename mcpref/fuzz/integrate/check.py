@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mcpref.fuzz.drive.target import Run, Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
@@ -14,6 +15,18 @@ from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES, Rule
 from mcpref.reference.versions import BY_NAME, LEGACY, MODERN, Era
+
+# Rules judged only in a situation the server's own answers create (a tool it listed, called with
+# arguments its schema accepts): a scenario run through shows them kept only where the oracle saw
+# that situation (``Session.witnessed``), and what each needs, as a report says it was not seen.
+SITUATIONS: Final = {
+    "LIFE-INIT-RESULT": "an initialize result",
+    "TOOLS-LIST-SHAPE": "a tools/list result",
+    "TOOLS-CALL-RESULT": "a tools/call result",
+    "TOOLS-EXEC-ERROR": "a call to a tool the server listed, with arguments its schema accepts",
+    "TOOLS-UNKNOWN": "a call to a tool the server had not listed, once it had listed its tools",
+    "TOOLS-ARGS-INVALID": "a call to a tool the server listed, with arguments its schema refuses",
+}
 
 
 def _shell(command: list[str], scenario: Scenario) -> str | None:
@@ -67,8 +80,9 @@ def check_rows(
 ) -> list[dict[str, object]]:
     """One row per requirement: fail, warn, pass, untested, or n/a (``statuses``).
 
-    A rule passes only where one of its scenarios was seen through (``_seen``) and none found it
-    broken; a rule whose scenarios all lost the server first is untested, with the reason. A server
+    A rule passes only where one of its scenarios was seen through (``_seen``), showing, for a rule
+    of ``SITUATIONS``, the situation it judges, and none found it broken; a rule whose scenarios all
+    lost the server first, or never showed its situation, is untested, with the reason. A server
     that answered nothing in any scenario is reported for that alone (STDIO-SURVIVE): what follows
     from its silence is one cause, not a finding per rule. A rule of the modern era alone is
     exercised only by scenarios where the server showed it speaks that era: a legacy server has
@@ -120,11 +134,11 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
     rows: list[dict[str, object]] = []
     for rule in _selected(only):
         exercised = [
-            (s, run)
-            for s, (negotiated, speaks), (run, _) in zip(scenarios, spoken, results, strict=True)
+            (s, run, rule.id not in SITUATIONS or rule.id in shown)
+            for s, (negotiated, speaks), (run, _), shown in zip(scenarios, spoken, results, judged.witnessed, strict=True)
             if rule.id in s.rules and _evidence(rule, negotiated, speaks, _seen(s, run))
         ]
-        seen = any(_seen(s, run) for s, run in exercised)
+        seen = any(_seen(s, run) and met for s, run, met in exercised)
         hits = [
             (s, transcript, f)
             for s, transcript, (_, findings) in zip(scenarios, transcripts, results, strict=True)
@@ -137,7 +151,7 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             "id": rule.id,
             "level": rule.level.value,
             "status": status,
-            "scenarios": [s.name for s, _ in exercised],
+            "scenarios": [s.name for s, _, _ in exercised],
             "findings": [
                 {
                     "scenario": s.name,
@@ -149,9 +163,11 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             ],
         }
         if status == statuses.UNTESTED:
-            s, run = exercised[0]
+            s, run, _ = next(((s, run, met) for s, run, met in exercised if _seen(s, run)), exercised[0])
             row["reason"] = (
-                f'the server {run.observation.ending or "exited"} before the scenario "{s.name}" could be judged'
+                f'no scenario showed {SITUATIONS[rule.id]} ("{s.name}" ran through without one)'
+                if _seen(s, run)
+                else f'the server {run.observation.ending or "exited"} before the scenario "{s.name}" could be judged'
             )
         rows.append(row)
     return rows

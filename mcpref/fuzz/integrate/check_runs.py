@@ -33,7 +33,7 @@ from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.modern import speaks_modern
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run, witnessed
 from mcpref.reference.versions import Era
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
@@ -241,12 +241,14 @@ def _outlasted() -> _Result:
 @dataclass(frozen=True)
 class Judged:
     """A corpus run against a server: each scenario's run and the findings that stand (a kept run
-    left unconfirmed has none of its own), and what each run showed of the server's eras: the
-    legacy versions its initialize results named, whether it spoke the modern era."""
+    left unconfirmed has none of its own), what each run showed of the server's eras (the legacy
+    versions its initialize results named, whether it spoke the modern era), and the rules whose
+    situation it showed (``oracle.witnessed``)."""
 
     scenarios: tuple[Scenario, ...]
     results: list[tuple[Run, list[Finding]]]
     spoken: list[tuple[frozenset[str], bool]]
+    witnessed: list[frozenset[str]]
 
     @property
     def modern_only(self) -> bool:
@@ -294,4 +296,5 @@ def judge_corpus(command: list[str], profile: Profile, timing: Timing, era: Era,
         (negotiated_versions(s.case.stream, run.observation.output), speaks_modern(run.observation.output))
         for s, (run, _) in zip(scenarios, results, strict=True)
     ]
-    return Judged(scenarios, results, spoken)
+    shown = [witnessed(s.case.stream, run.observation) for s, (run, _) in zip(scenarios, results, strict=True)]
+    return Judged(scenarios, results, spoken, shown)

@@ -97,6 +97,7 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
         _refused_initialize(session, index, requested, answer)
         return
     _before_initialize_answer(session, index, request.id)
+    session.witnessed.add("LIFE-INIT-RESULT")
     chosen = result.get("protocolVersion")
     info = result.get("serverInfo")
     if not (

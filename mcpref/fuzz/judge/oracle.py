@@ -2,7 +2,8 @@
 
 ``judge(stream, observation)`` reads the bytes a client sent and what the server wrote
 back, and returns every ``Finding``: a divergence, the requirement ID it breaks, and
-whether it breaks a MUST of the specification (``mandatory``). The two profiles differ
+whether it breaks a MUST of the specification (``mandatory``); ``witnessed`` says which rules
+judged only in a situation the server's answers create met it. The two profiles differ
 only in how findings are counted: ``spec`` fails on mandatory findings and warns on the
 rest; ``strict`` fails on all of them, that is on every divergence from the reference's
 documented behaviour.
@@ -47,10 +48,22 @@ __all__ = [
     "judge_run",
     "only_cr_line_ends",
     "split_lines",
+    "witnessed",
 ]
 
 
 def judge(stream: bytes, observation: Observation) -> list[Finding]:
+    return _judged(stream, observation).findings
+
+
+def witnessed(stream: bytes, observation: Observation) -> frozenset[str]:
+    """The rules judged only in a situation the server's answers create (an initialize result, a tool
+    it listed called) whose situation the session showed (``Session.witnessed``): a pass of one is
+    claimed only where it was shown (``integrate.check.SITUATIONS``)."""
+    return frozenset(_judged(stream, observation).witnessed)
+
+
+def _judged(stream: bytes, observation: Observation) -> Session:
     session = Session(stream, observation)
     # Every answer is read before any line is judged: lines are judged against the whole output.
     for position, raw in enumerate(observation.output):
@@ -68,7 +81,7 @@ def judge(stream: bytes, observation: Observation) -> list[Finding]:
     answers.match_nulls(session)
     answers.leftovers(session)
     framing.partial_line_judged(session)
-    return session.findings
+    return session
 
 
 def judge_run(stream: bytes, run: Run) -> list[Finding]:

@@ -81,6 +81,7 @@ class Session:
         self.stream_size = len(stream)
         self.observation = observation
         self.findings: list[Finding] = []
+        self.witnessed: set[str] = set()  # rules judged only in a situation the server created, that met it
         self.target = Target()
         self.by_id: dict[IdKey, list[Answer]] = {}
         self.nulls: list[JsonObject] = []

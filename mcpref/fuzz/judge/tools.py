@@ -50,6 +50,7 @@ def unlisted_refused_as_unknown_method(session: Session, index: int, answer: Jso
 
 
 def judge_list(session: Session, index: int, answer: JsonObject, target: Target) -> None:
+    session.witnessed.add("TOOLS-LIST-SHAPE")
     result = result_of(answer) or {}
     tools = result.get("tools")
     if not isinstance(tools, list) or not all(_is_tool(tool) for tool in tools):
@@ -93,6 +94,7 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
         _call_result(session, index, answer, known_tool=False)
         return
     if name not in tools:
+        session.witnessed.add("TOOLS-UNKNOWN")
         if code != INVALID_PARAMS:
             session.find(
                 "TOOLS-UNKNOWN",
@@ -105,8 +107,10 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
     schema = tools[name]
     problem = argument_problem(schema, arguments) if _checkable(schema) else None
     if problem is None:
+        session.witnessed.add("TOOLS-EXEC-ERROR")
         _call_result(session, index, answer, known_tool=True)
         return
+    session.witnessed.add("TOOLS-ARGS-INVALID")
     version = BY_NAME.get(target.version or "")
     result = result_of(answer)
     if version is not None and version.invalid_arguments_are_tool_errors:
@@ -140,6 +144,7 @@ def _call_result(session: Session, index: int, answer: JsonObject, known_tool: b
                 show(answer),
             )
         return
+    session.witnessed.add("TOOLS-CALL-RESULT")
     content = result.get("content")
     if not isinstance(content, list) or not all(
         isinstance(c, dict) and isinstance(c.get("type"), str) for c in content

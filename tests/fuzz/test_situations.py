@@ -1,0 +1,42 @@
+"""A rule judged only in a situation the server's answers create passes only where that situation was
+seen: a server whose tools the corpus does not call leaves TOOLS-CALL-RESULT untested, not passed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from test_oracle import reference_observation
+
+from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.generate.corpus_modern import BY_ERA
+from mcpref.fuzz.integrate.check import SITUATIONS, check_rows
+from mcpref.fuzz.judge.oracle import Profile, witnessed
+from mcpref.reference.versions import Era
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.spec(*SITUATIONS)
+def test_the_reference_shows_every_situation_somewhere_in_the_corpus() -> None:
+    shown = set().union(*(witnessed(s.case.stream, reference_observation(s.case)) for s in BY_ERA[Era.LEGACY]))
+    assert shown == set(SITUATIONS)
+
+
+@pytest.mark.spec(*SITUATIONS)
+def test_a_server_of_other_tools_has_the_rules_of_their_calls_untested(tmp_path: Path) -> None:
+    # Seen on mcp-server-time (the Python SDK): it lists get_current_time and convert_time, the corpus
+    # calls the demo tools, and three rules read pass though no call of a listed tool was answered.
+    server = tmp_path / "other_tools.py"
+    server.write_text(
+        f"import sys\nsys.path.insert(0, {str(EXAMPLES)!r})\nfrom _harness import run\n"
+        "run(rewrite=lambda data: data.replace(b'\"name\":\"', b'\"name\":\"other_'))\n"
+    )
+    found = check_rows([sys.executable, str(server)], Profile.SPEC, Timing(), only=frozenset(SITUATIONS))
+    rows = {str(row["id"]): row for row in found}
+    untested = {"TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR", "TOOLS-ARGS-INVALID"}
+    assert {rule for rule, row in rows.items() if row["status"] == "untested"} == untested
+    assert all(str(rows[rule]["reason"]).startswith(f"no scenario showed {SITUATIONS[rule]}") for rule in untested)
+    assert rows["TOOLS-LIST-SHAPE"]["status"] == rows["LIFE-INIT-RESULT"]["status"] == "pass"
+    assert rows["TOOLS-UNKNOWN"]["status"] == "warn"  # it still serves the demo tools it no longer lists
