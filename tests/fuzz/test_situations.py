@@ -20,7 +20,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 @pytest.mark.spec(*SITUATIONS)
 def test_the_reference_shows_every_situation_somewhere_in_the_corpus() -> None:
-    shown = set().union(*(witnessed(s.case.stream, reference_observation(s.case)) for s in BY_ERA[Era.LEGACY]))
+    corpus = [*BY_ERA[Era.LEGACY], *BY_ERA[Era.MODERN]]
+    shown = set().union(*(witnessed(s.case.stream, reference_observation(s.case, era=s.era)) for s in corpus))
     assert shown == set(SITUATIONS)
 
 

@@ -26,6 +26,7 @@ SITUATIONS: Final = {
     "TOOLS-EXEC-ERROR": "a call to a tool the server listed, with arguments its schema accepts",
     "TOOLS-UNKNOWN": "a call to a tool the server had not listed, once it had listed its tools",
     "TOOLS-ARGS-INVALID": "a call to a tool the server listed, with arguments its schema refuses",
+    "MOD-TOOLS-CACHE": "a tools/list result of the modern era",
 }
 
 

@@ -213,6 +213,7 @@ class ModernJudge:
     served: bool = False  # an earlier request with a whole envelope was served: state a server could carry
     declared: set[str] = field(default_factory=set)  # client capabilities earlier requests declared
     calls: list[ModernCall] = field(default_factory=list)  # for what they show together (``needs``, ``gate``)
+    witnessed: set[str] = field(default_factory=set)  # the session's ``witnessed``: situations met
 
     def judge(self, index: int, request: Request, answer: JsonObject, legacy_open: bool) -> bool:
         """Judge what the modern era adds; False when the method's own result is still to be judged."""
@@ -334,6 +335,7 @@ class ModernJudge:
                 self.find("MOD-PING-GONE", index, "a modern ping was not refused with -32601", "-32601", show(answer), None)
             return True
         if request.method == "tools/list" and isinstance(result, dict):
+            self.witnessed.add("MOD-TOOLS-CACHE")
             self._cache_fields(index, result, answer)
         return False
 

@@ -111,7 +111,7 @@ class Session:
         self.progress_tokens: dict[IdKey, list[RequestId]] = {}
         self.discovered = False  # a server/discover was answered with a result
         self.off_script_from: int | None = None  # the line of an initialize sent after that
-        self.modern = ModernJudge(ModernServer(), self.find)
+        self.modern = ModernJudge(ModernServer(), self.find, witnessed=self.witnessed)
         # Modern requests are judged against what the server showed of the modern era.
         self.modern_target = Target(accepted_init=True, ready=True, version=min(MODERN_NAMES), capabilities=None)
 
