@@ -3,6 +3,7 @@ composite action runs it (inputs as environment variables), and the file's wirin
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -96,3 +97,12 @@ def test_action_yml_passes_every_input_the_script_reads() -> None:
     assert declared == set(outputs(0, {"rules": []}, None, Path("out")))
     inputs = set(re.findall(r"^  ([a-z-]+):$", text.split("\ninputs:\n", 1)[1].split("\noutputs:\n", 1)[0], re.MULTILINE))
     assert {name for name in inputs if f"inputs.{name} }}}}" in text} == inputs
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT")
+def test_a_server_of_the_modern_era_alone_is_fuzzed_in_that_era_when_no_version_is_given(tmp_path: Path) -> None:
+    modern_only = [sys.executable, "-m", "mcpref.reference", "--eras", "modern"]
+    status, _, log, _ = run_action(tmp_path, MCPREF_COMMAND=shlex.join(modern_only), MCPREF_FUZZ_CASES="5")
+    assert status == 0, log
+    assert json.loads((tmp_path / "out" / "check.json").read_text())["era"] == "modern"
+    assert json.loads((tmp_path / "out" / "fuzz.json").read_text())["era"] == "modern"

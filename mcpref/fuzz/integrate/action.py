@@ -4,7 +4,8 @@ Inputs come as environment variables, as the composite action passes them:
 
 - ``MCPREF_COMMAND`` (required): the server command, split as a shell splits it (``shlex``)
   and started without a shell;
-- ``MCPREF_PROFILE`` (``spec``), ``MCPREF_PROTOCOL_VERSION`` (empty: the legacy era),
+- ``MCPREF_PROFILE`` (``spec``), ``MCPREF_PROTOCOL_VERSION`` (empty: the era the server serves,
+  as ``check`` finds it: the legacy one, or the modern one for a server that serves it alone),
   ``MCPREF_BASELINE`` (check's baseline file, or empty);
 - ``MCPREF_FUZZ_CASES`` (``0``: no campaign), ``MCPREF_FUZZ_BASELINE`` (the campaign's own
   baseline: a list of what check fails is no list of what a campaign finds) and ``MCPREF_SEED``
@@ -32,6 +33,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mcpref.fuzz.report import statuses
+from mcpref.reference.versions import V2026_07_28
 
 EXIT_USAGE = 2
 _ICON = {"fail": "❌ fail", "warn": "⚠️ warn"}
@@ -182,6 +184,8 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     results = [check]
     fuzz_report = None
     if cases:
+        if not version and check_result.get("era") == "modern":  # check found the server serves that era alone
+            common = [*common, "--protocol-version", V2026_07_28.name]
         report = ["--report", str(out / "fuzz.json"), "--junit-xml", str(out / "fuzz.xml")]
         budget = ["--seed", str(seed), "--max-cases", str(cases), "--budget", f"{limit:g}"]
         held = ["--baseline", environ["MCPREF_FUZZ_BASELINE"]] if environ.get("MCPREF_FUZZ_BASELINE") else []
