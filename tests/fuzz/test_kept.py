@@ -148,6 +148,8 @@ def test_initialized_again_unless_every_initialize_in_the_body_was_refused() -> 
     assert initialized_again([b"[" + AGAIN.rstrip() + b"]\n"], [])  # in a batch
     assert initialized_again([b'{"method":"initialize",\n'], [])  # unreadable to us
     assert not initialized_again([encode(request(4, "tools/call", {"name": "echo", "text": "initialize"}))], [])
+    assert initialized_again([AGAIN.replace(b'"initialize"', b'"\\u0069nitialize"')], [])  # the same method to JSON
+    assert not initialized_again([b'{"jsonrpc":"2.0","id":5,"method":"\\u0070ing"}\n', b'{"text":"\\u00e9",\n'], [])
 
 
 def test_a_kept_process_goes_on_after_a_second_initialize_it_refused() -> None:

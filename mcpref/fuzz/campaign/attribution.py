@@ -52,11 +52,11 @@ def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
     """
     ids: list[object] = []
     for line in body:
-        if b'"initialize"' not in line:
+        if not _mentions_initialize(line):
             continue
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return True
         if not isinstance(message, dict) or "id" not in message:
             return True
@@ -75,6 +75,18 @@ def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
                 return True
             refused += 1
     return refused < len(ids)
+
+
+def _mentions_initialize(line: bytes) -> bool:
+    """Whether ``line`` holds the string "initialize", spelt out or through \\u escapes."""
+    if b'"initialize"' in line:
+        return True
+    if b"\\u" not in line:
+        return False
+    try:
+        return '"initialize"' in json.dumps(json.loads(line), ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return False  # unreadable, and not spelt out: no reader takes an initialize from it
 
 
 _FALSE_LINE_ENDS_IN_STRINGS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}

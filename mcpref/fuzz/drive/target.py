@@ -268,11 +268,12 @@ class Process:
             self._inspect(line)
 
     def _inspect(self, line: bytes) -> None:
-        if SENTINEL_ID.encode() not in line and b'"method"' not in line:
+        # Only lines that may be a probe's answer or a request are parsed; a \u escape may spell either.
+        if SENTINEL_ID.encode() not in line and b'"method"' not in line and b"\\u" not in line:
             return
         try:
             value = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         if not isinstance(value, dict):
             return
