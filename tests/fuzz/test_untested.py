@@ -61,6 +61,17 @@ def test_the_table_leads_its_summary_with_the_cause() -> None:
     assert " pass" not in last and "untested" in last
 
 
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_a_selection_of_rules_does_not_turn_a_server_that_answers_nothing_into_a_clean_run() -> None:
+    # With --select LIFE-PING alone, the rule was untested and the run exited 0: a CI gate passed a
+    # server that never answered. Its one cause is reported whatever the selection.
+    done = check("--select", "LIFE-PING", "--", *EXITS_3)
+    assert done.returncode == 1, done.stdout
+    rows = done.stdout.strip().splitlines()
+    assert rows[-1] == "the server exited with status 3 before answering: 1 fail, 1 untested", rows
+    assert [row.split()[0] for row in rows[1:-1]] == ["STDIO-SURVIVE", "LIFE-PING"]
+
+
 @pytest.mark.spec("RPC-PARSE-ERROR", "RPC-BATCH")
 def test_a_server_that_dies_after_two_lines_passes_none_of_the_rules_it_never_reached() -> None:
     rows = json.loads(check("--json", "--", *DIES_MID_SESSION).stdout)["rules"]

@@ -91,7 +91,7 @@ def check_rows(
     server followed one of them (``_evidence``). Asked for the legacy era, a server seen to serve
     the modern era alone gets n/a for every rule (``UNSERVED``): the legacy corpus saw only its
     refusals. With ``only``, just the scenarios that exercise one of those rules run, and just
-    those rules have a row.
+    those rules have a row, and STDIO-SURVIVE's for a server that answered nothing.
     No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
     the rules only it exercises are untested.
     """
@@ -132,6 +132,8 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
     scenarios, results, spoken = judged.scenarios, judged.results, judged.spoken
     # One transcript per scenario, however many of its findings carry it.
     transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
+    if only is not None and results and not any(run.observation.output for run, _ in results):
+        only = only | {"STDIO-SURVIVE"}  # the one cause of every other row, whatever the selection
     rows: list[dict[str, object]] = []
     for rule in _selected(only):
         exercised = [
