@@ -25,7 +25,8 @@ import sys
 import time
 
 from mcpref.fuzz.campaign.jobs import run_jobs
-from mcpref.fuzz.campaign.runner import Campaign, Outcome, _BudgetSpent
+from mcpref.fuzz.campaign.outcome import Outcome
+from mcpref.fuzz.campaign.runner import Campaign, _BudgetSpent
 from mcpref.fuzz.drive.target import Run, Timing
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status

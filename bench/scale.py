@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpref.fuzz.campaign.jobs import run_jobs
-from mcpref.fuzz.campaign.runner import Campaign, Outcome
+from mcpref.fuzz.campaign.outcome import Outcome
+from mcpref.fuzz.campaign.runner import Campaign
 
 from .common import ROOT, Row, fast_target, progress
 

@@ -19,7 +19,7 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_invalid_utf8,
     utf8_repaired,
 )
-from mcpref.fuzz.campaign.runner import (
+from mcpref.fuzz.campaign.outcome import (
     ATTRIBUTION_LIMIT,
     ATTRIBUTION_SECONDS,
     START_SECONDS,

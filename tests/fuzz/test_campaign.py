@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign.runner import Progress
+from mcpref.fuzz.campaign.outcome import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 BUGGY = ROOT / "examples" / "buggy"
@@ -286,7 +286,8 @@ def test_a_round_of_a_time_budget_ends_after_its_cases_so_that_hypothesis_memory
 def test_a_deadline_met_in_hypothesis_s_final_replays_ends_the_campaign_and_our_bugs_still_surface() -> None:
     # With several failures kept, Hypothesis replays each at the end and raises them together;
     # a replay past the deadline raises the budget's end in place of its divergence.
-    from mcpref.fuzz.campaign.runner import Campaign, _BudgetSpent, divergence
+    from mcpref.fuzz.campaign.runner import Campaign, _BudgetSpent
+    from mcpref.fuzz.campaign.search import divergence
 
     def replays(*raised: BaseException) -> Callable[[], None]:
         def probe() -> None:

@@ -7,7 +7,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from mcpref.fuzz.campaign.runner import reproducible
+from mcpref.fuzz.campaign.search import reproducible
 from mcpref.fuzz.generate.campaign_cases import campaign_cases, corpus_cases
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case

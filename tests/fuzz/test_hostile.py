@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.campaign.runner import ATTRIBUTION_LIMIT, GRACE_SECONDS
+from mcpref.fuzz.campaign.outcome import ATTRIBUTION_LIMIT
+from mcpref.fuzz.campaign.runner import GRACE_SECONDS
 from mcpref.fuzz.report import reproducer as report
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,8 @@ import pytest
 from test_campaign import BUGGY, campaign
 
 from mcpref.fuzz.campaign.jobs import merge, run_jobs
-from mcpref.fuzz.campaign.runner import YOUNG_OBJECTS_PER_COLLECTION, Campaign, Failure, Outcome, Stats
+from mcpref.fuzz.campaign.outcome import Failure, Outcome, Stats
+from mcpref.fuzz.campaign.runner import YOUNG_OBJECTS_PER_COLLECTION, Campaign
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, Timing
 from mcpref.fuzz.generate.strategies import Case

@@ -1,7 +1,7 @@
 """A seed and a case budget give the same cases, whatever else the process has loaded.
 
 Hypothesis mixes the literals of every loaded module outside site-packages into its draws,
-so without ``campaign.reproducible`` the cases would change with the way mcpref was
+so without ``search.reproducible`` the cases would change with the way mcpref was
 installed, with any literal added to its code, and with what else the process imported.
 """
 

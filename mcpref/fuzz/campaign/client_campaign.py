@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 
-from mcpref.fuzz.campaign.runner import Divergence, campaign_settings, divergence, reproducible
+from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, reproducible
 from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, run_client
 from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL, FEATURES, FRAMING, PLAIN, ServerScript, describe, scenario
 from mcpref.fuzz.generate.client_strategies import server_scripts

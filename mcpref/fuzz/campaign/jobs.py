@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 
-from mcpref.fuzz.campaign.runner import GRACE_SECONDS, Campaign, Failure, Outcome, Progress, Stats, one_a_rule, settled
+from mcpref.fuzz.campaign.outcome import Failure, Outcome, Progress, Stats, one_a_rule, settled
+from mcpref.fuzz.campaign.runner import GRACE_SECONDS, Campaign
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ stops at, still runs its N cases). A round also ends after
 choices) is dropped before it grows. A seed and a case budget give the same
 cases on any machine: what a case shows does not depend on the machine's speed
 (``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
-(``reproducible``).
+(``search.reproducible``).
 
 Most cases start with the plain handshake and run in a process kept for it (see
 ``Campaign.execute``): a process start costs more than a case. Only fresh processes
@@ -32,24 +32,15 @@ finding is FRAME-CHUNK-INVARIANT whatever rule the oracle saw broken.
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import math
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from unittest import mock
+from collections.abc import Callable, Iterable
 
-from hypothesis import HealthCheck, Phase, Verbosity, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
-from hypothesis.internal.conjecture import engine, providers
-from hypothesis.internal.constants_ast import Constants
 
 from mcpref.fuzz.campaign.attribution import (
-    LINE_A_WRITE_PAUSE,
-    RERUNS,
     Relabel,
     chunking_finding,
     failing_findings,
@@ -59,6 +50,16 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_false_line_ends,
     relabel_invalid_utf8,
 )
+from mcpref.fuzz.campaign.outcome import (
+    Failure,
+    Outcome,
+    Progress,
+    Stats,
+    attribution_seconds,
+    one_a_rule,
+    settled,
+)
+from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, reproducible
 from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Timing, run_case, within
 from mcpref.fuzz.generate.campaign_cases import campaign_cases
@@ -67,48 +68,11 @@ from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge_run
 from mcpref.reference.versions import BY_NAME, Era
 
 GRACE_SECONDS = 5.0
-# How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all: at
-# least this, and for a target that answered, the time its re-runs of each failing case take
-# (``attribution.RERUNS`` runs, each started anew, and the pauses of the run one line a write), up
-# to the limit.
-ATTRIBUTION_SECONDS = 5.0
-ATTRIBUTION_LIMIT = 60.0
-# What a re-run may take to start its process, beyond what the failing case's own run took: that
-# one may have run in a kept process or a spare started ahead, the re-runs start their own.
-START_SECONDS = 2.0
 # Cases a round of a time-budget campaign runs at most: Hypothesis keeps every case's choices in a
 # cache of 10,000 and a tree of all of them, which a new round drops (flat memory in long campaigns).
 ROUND_CASES = 2000
 SPARES = 2  # fresh processes started ahead
 YOUNG_OBJECTS_PER_COLLECTION = 50_000
-
-
-class Divergence(AssertionError):
-    """A case on which the target broke a rule (one subclass per rule)."""
-
-
-_DIVERGENCES: dict[str, type[Divergence]] = {}
-
-
-def divergence(rule: str) -> type[Divergence]:
-    if rule not in _DIVERGENCES:
-        _DIVERGENCES[rule] = type(f"Divergence_{rule.replace('-', '_')}", (Divergence,), {})
-    return _DIVERGENCES[rule]
-
-
-def campaign_settings(max_examples: int, database: ExampleDatabase | None) -> settings:
-    """Hypothesis's settings for a campaign: every failure kept and shrunk, no deadline, no health
-    check (a target's speed is not the search's business), nothing printed."""
-    return settings(
-        max_examples=max_examples,
-        deadline=None,
-        database=database,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=True,
-        verbosity=Verbosity.quiet,
-        phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
-        derandomize=False,
-    )
 
 
 class _BudgetSpent(BaseException):
@@ -119,120 +83,6 @@ class _RoundSpent(BaseException):
     """ROUND_CASES cases ran in this round: the next begins with a Hypothesis of its own."""
 
 
-class _StillClock:
-    """The ``time`` module as Hypothesis's engine sees it during a campaign: ``monotonic`` stands still."""
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(time, name)
-
-    @staticmethod
-    def monotonic() -> float:
-        return 0.0
-
-
-@contextlib.contextmanager
-def reproducible() -> Iterator[None]:
-    """Hypothesis draws on nothing but the seed and the outcomes of the cases.
-
-    Two of its inputs would make the cases differ from one install or machine to the next.
-    Its engine reads a clock once, to stop looking for more bugs ten seconds after the
-    first: it sees a clock that stands still, so that its own count of calls ends that
-    search. Its provider mixes into its draws the literals of every loaded module that lies
-    outside site-packages: which those are depends on how mcpref was installed and on what
-    the process imported, so a campaign draws from Hypothesis's own constants only.
-    """
-    providers.CONSTANTS_CACHE.cache.clear()  # it may hold the local constants of earlier draws
-    try:
-        with mock.patch.object(engine, "time", _StillClock()), mock.patch.object(
-            providers, "_get_local_constants", Constants
-        ):
-            yield
-    finally:
-        providers.CONSTANTS_CACHE.cache.clear()
-
-
-@dataclass
-class Failure:
-    rule: str
-    case: Case
-    run: Run
-    findings: list[Finding]
-
-    @property
-    def finding(self) -> Finding:
-        return next(f for f in self.findings if f.rule == self.rule)
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """Smaller is a better reproducer: fewer bytes, then fewer chunks."""
-        return len(self.case.stream), len(self.case.chunks)
-
-    @property
-    def needs_timing(self) -> bool:
-        return self.rule == "FRAME-CHUNK-INVARIANT"
-
-
-@dataclass
-class Stats:
-    cases: int = 0
-    messages: int = 0  # lines written to the target and judged, confirmations included
-    processes: int = 0  # target processes started: one per fresh run, one per kept session
-    kept: int = 0  # runs in a kept session
-    # Failures a kept session showed and a fresh process did not, by rule: never reported
-    # as findings, but a hint of state carried from case to case.
-    unconfirmed: dict[str, int] = field(default_factory=dict)
-    fresh_only_from: int | None = None  # the case from which no process was kept, if any
-    started: float = field(default_factory=time.monotonic)
-    target_seconds: float = 0.0  # driving target processes: starting them, writing, waiting
-    fresh_seconds: float = 0.0  # the part of target_seconds spent on fresh runs
-    oracle_seconds: float = 0.0  # judging what the target did
-    first_failure: int | None = None  # the case at which the first failure showed
-    rounds: int = 1  # Hypothesis runs: a time budget searches on after Hypothesis stops
-    out_of_time: bool = False  # the time budget ended the search (before a case budget did, if any)
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a campaign is, for a progress line."""
-
-    cases: int
-    processes: int
-    messages: int
-    failing: frozenset[str]  # the rules found broken so far
-    elapsed: float
-    left: float  # seconds of the budget: infinite under a case budget alone
-    max_cases: int | None = None  # the cases to generate, under a case budget
-    shrinking: bool = False  # a failure new in this round is being made smaller
-
-    def __add__(self, other: Progress) -> Progress:
-        """Two campaigns run side by side, as one."""
-        return Progress(
-            self.cases + other.cases,
-            self.processes + other.processes,
-            self.messages + other.messages,
-            self.failing | other.failing,
-            max(self.elapsed, other.elapsed),
-            max(self.left, other.left),
-            None if self.max_cases is None or other.max_cases is None else self.max_cases + other.max_cases,
-            self.shrinking or other.shrinking,
-        )
-
-    def line(self) -> str:
-        # Past the cases to generate, Hypothesis replays and shrinks what it found (up to as many again).
-        cases = f"{self.cases}" if self.max_cases is None else f"{self.cases}/{self.max_cases}"
-        return (
-            f"{cases} cases ({self.processes} processes), {self.messages} messages, "
-            f"{self.messages / max(self.elapsed, 1e-9):.0f} msg/s, {len(self.failing)} failing rules"
-            + (f", {self.left:.0f}s left" if math.isfinite(self.left) else "")
-            + (", shrinking" if self.shrinking else "")
-        )
-
-
-@dataclass
-class Outcome:
-    failures: list[Failure]
-    stats: Stats
-    warnings: dict[str, Failure]  # each warned rule's first case, confirmed in a fresh process
 
 
 class Campaign:
@@ -591,40 +441,3 @@ class Campaign:
                 shrinking,
             )
         )
-
-
-def attribution_seconds(failures: Iterable[Failure]) -> float:
-    """How long attributing ``failures`` may take: a slow target that answered (a server that takes
-    seconds an answer) gets the time its re-runs need, up to ATTRIBUTION_LIMIT, so that a failure is
-    not left under a symptom's rule because its re-runs were cut."""
-    needed = sum(
-        RERUNS * (failure.run.seconds + START_SECONDS) + LINE_A_WRITE_PAUSE * len(failure.case.lines)
-        for failure in failures
-        if failure.run.observation.survived
-    )
-    return min(ATTRIBUTION_LIMIT, max(ATTRIBUTION_SECONDS, needed))
-
-
-def settled(failures: Iterable[Failure], warnings: dict[str, Failure], profile: Profile) -> list[Failure]:
-    """The failures that fail under ``profile``. Attribution may find one to be a warning (a line
-    cut at its CRs alone): it joins ``warnings``, unless a warning of its rule is there already."""
-    failing = []
-    for failure in failures:
-        if failure.finding.status(profile) is Status.FAIL:
-            failing.append(failure)
-        else:
-            warnings.setdefault(failure.rule, failure)
-    return failing
-
-
-def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:
-    """The first failure of each rule, in order: attribution may file two failures under one rule."""
-    found: dict[str, Failure] = {}
-    for failure in failures:
-        found.setdefault(failure.rule, failure)
-    return list(found.values())
-
-
-def stderr_progress(progress: Progress) -> None:
-    sys.stderr.write(f"\r\x1b[K{progress.line()}")
-    sys.stderr.flush()

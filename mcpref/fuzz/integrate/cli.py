@@ -44,7 +44,8 @@ from typing import cast
 from mcpref import __version__
 from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_database
 from mcpref.fuzz.campaign.jobs import run_jobs
-from mcpref.fuzz.campaign.runner import Campaign, stderr_progress
+from mcpref.fuzz.campaign.outcome import stderr_progress
+from mcpref.fuzz.campaign.runner import Campaign
 from mcpref.fuzz.drive import waiting
 from mcpref.fuzz.drive.target import OutOfTime, TargetError, Timing, run_case, within
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version

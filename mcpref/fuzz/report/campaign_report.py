@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpref.fuzz.campaign.runner import Failure, Outcome
+from mcpref.fuzz.campaign.outcome import Failure, Outcome
 from mcpref.fuzz.judge.oracle import Profile, Status
 from mcpref.fuzz.report.reproducer import finding_json, reproducer_json, shell_line, table, transcript, write_atomic
 from mcpref.reference.rules import BY_ID

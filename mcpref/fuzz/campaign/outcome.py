@@ -1,0 +1,146 @@
+"""What a campaign found and how far it got: its failures and statistics, its progress line, and how
+its failures are settled (one a rule, warnings apart) and given time to attribute."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from mcpref.fuzz.campaign.attribution import LINE_A_WRITE_PAUSE, RERUNS
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status
+
+# How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all: at
+# least this, and for a target that answered, the time its re-runs of each failing case take
+# (``attribution.RERUNS`` runs, each started anew, and the pauses of the run one line a write), up
+# to the limit.
+ATTRIBUTION_SECONDS = 5.0
+ATTRIBUTION_LIMIT = 60.0
+# What a re-run may take to start its process, beyond what the failing case's own run took: that
+# one may have run in a kept process or a spare started ahead, the re-runs start their own.
+START_SECONDS = 2.0
+
+
+@dataclass
+class Failure:
+    rule: str
+    case: Case
+    run: Run
+    findings: list[Finding]
+
+    @property
+    def finding(self) -> Finding:
+        return next(f for f in self.findings if f.rule == self.rule)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Smaller is a better reproducer: fewer bytes, then fewer chunks."""
+        return len(self.case.stream), len(self.case.chunks)
+
+    @property
+    def needs_timing(self) -> bool:
+        return self.rule == "FRAME-CHUNK-INVARIANT"
+
+
+@dataclass
+class Stats:
+    cases: int = 0
+    messages: int = 0  # lines written to the target and judged, confirmations included
+    processes: int = 0  # target processes started: one per fresh run, one per kept session
+    kept: int = 0  # runs in a kept session
+    # Failures a kept session showed and a fresh process did not, by rule: never reported
+    # as findings, but a hint of state carried from case to case.
+    unconfirmed: dict[str, int] = field(default_factory=dict)
+    fresh_only_from: int | None = None  # the case from which no process was kept, if any
+    started: float = field(default_factory=time.monotonic)
+    target_seconds: float = 0.0  # driving target processes: starting them, writing, waiting
+    fresh_seconds: float = 0.0  # the part of target_seconds spent on fresh runs
+    oracle_seconds: float = 0.0  # judging what the target did
+    first_failure: int | None = None  # the case at which the first failure showed
+    rounds: int = 1  # Hypothesis runs: a time budget searches on after Hypothesis stops
+    out_of_time: bool = False  # the time budget ended the search (before a case budget did, if any)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a campaign is, for a progress line."""
+
+    cases: int
+    processes: int
+    messages: int
+    failing: frozenset[str]  # the rules found broken so far
+    elapsed: float
+    left: float  # seconds of the budget: infinite under a case budget alone
+    max_cases: int | None = None  # the cases to generate, under a case budget
+    shrinking: bool = False  # a failure new in this round is being made smaller
+
+    def __add__(self, other: Progress) -> Progress:
+        """Two campaigns run side by side, as one."""
+        return Progress(
+            self.cases + other.cases,
+            self.processes + other.processes,
+            self.messages + other.messages,
+            self.failing | other.failing,
+            max(self.elapsed, other.elapsed),
+            max(self.left, other.left),
+            None if self.max_cases is None or other.max_cases is None else self.max_cases + other.max_cases,
+            self.shrinking or other.shrinking,
+        )
+
+    def line(self) -> str:
+        # Past the cases to generate, Hypothesis replays and shrinks what it found (up to as many again).
+        cases = f"{self.cases}" if self.max_cases is None else f"{self.cases}/{self.max_cases}"
+        return (
+            f"{cases} cases ({self.processes} processes), {self.messages} messages, "
+            f"{self.messages / max(self.elapsed, 1e-9):.0f} msg/s, {len(self.failing)} failing rules"
+            + (f", {self.left:.0f}s left" if math.isfinite(self.left) else "")
+            + (", shrinking" if self.shrinking else "")
+        )
+
+
+@dataclass
+class Outcome:
+    failures: list[Failure]
+    stats: Stats
+    warnings: dict[str, Failure]  # each warned rule's first case, confirmed in a fresh process
+
+
+def attribution_seconds(failures: Iterable[Failure]) -> float:
+    """How long attributing ``failures`` may take: a slow target that answered (a server that takes
+    seconds an answer) gets the time its re-runs need, up to ATTRIBUTION_LIMIT, so that a failure is
+    not left under a symptom's rule because its re-runs were cut."""
+    needed = sum(
+        RERUNS * (failure.run.seconds + START_SECONDS) + LINE_A_WRITE_PAUSE * len(failure.case.lines)
+        for failure in failures
+        if failure.run.observation.survived
+    )
+    return min(ATTRIBUTION_LIMIT, max(ATTRIBUTION_SECONDS, needed))
+
+
+def settled(failures: Iterable[Failure], warnings: dict[str, Failure], profile: Profile) -> list[Failure]:
+    """The failures that fail under ``profile``. Attribution may find one to be a warning (a line
+    cut at its CRs alone): it joins ``warnings``, unless a warning of its rule is there already."""
+    failing = []
+    for failure in failures:
+        if failure.finding.status(profile) is Status.FAIL:
+            failing.append(failure)
+        else:
+            warnings.setdefault(failure.rule, failure)
+    return failing
+
+
+def one_a_rule(failures: Iterable[Failure]) -> list[Failure]:
+    """The first failure of each rule, in order: attribution may file two failures under one rule."""
+    found: dict[str, Failure] = {}
+    for failure in failures:
+        found.setdefault(failure.rule, failure)
+    return list(found.values())
+
+
+def stderr_progress(progress: Progress) -> None:
+    sys.stderr.write(f"\r\x1b[K{progress.line()}")
+    sys.stderr.flush()
