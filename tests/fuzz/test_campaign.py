@@ -315,3 +315,18 @@ def test_the_progress_line_counts_cases_against_a_case_budget_time_against_a_tim
     shrinking = Progress(31, 3, 40, frozenset({"RPC-PARSE-ERROR"}), 2.0, math.inf, 30, shrinking=True)
     assert shrinking.line().endswith("1 failing rules, shrinking")
     assert (shrinking + under_cases).line().startswith("43/60 cases") and (shrinking + under_cases).shrinking
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT")
+def test_a_legacy_campaign_says_when_the_server_served_no_legacy_session(tmp_path: Path) -> None:
+    # A server of the modern era alone refuses every initialize: "no divergence found" alone would
+    # read as a clean run of cases that exercised only refusals.
+    note = "the server accepted no initialize in any case"
+    modern_only = [sys.executable, "-m", "mcpref", "fuzz", "--seed", "1", "--max-cases", "10", "--campaign-dir"]
+    for eras, shown in (("modern", True), ("both", False)):
+        done = subprocess.run(
+            [*modern_only, str(tmp_path / eras), "--", sys.executable, "-m", "mcpref.reference", "--eras", eras],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert (note in done.stdout) is shown, done.stdout

@@ -63,6 +63,7 @@ class Stats:
     first_failure: int | None = None  # the case at which the first failure showed
     rounds: int = 1  # Hypothesis runs: a time budget searches on after Hypothesis stops
     out_of_time: bool = False  # the time budget ended the search (before a case budget did, if any)
+    legacy_session: bool = False  # a case of the legacy era had an initialize accepted
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Timing, run_case, within
 from mcpref.fuzz.generate.campaign_cases import campaign_cases
 from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge_run
 from mcpref.reference.versions import BY_NAME, Era
 
@@ -204,6 +205,8 @@ class Campaign:
     def _judge(self, case: Case, run: Run) -> list[Finding]:
         started = time.monotonic()
         findings = judge_run(case.stream, run)
+        if self.era is Era.LEGACY and not self.stats.legacy_session:  # once seen, no more parsing for it
+            self.stats.legacy_session = bool(negotiated_versions(case.stream, run.observation.output))
         self.stats.oracle_seconds += time.monotonic() - started
         return findings
 

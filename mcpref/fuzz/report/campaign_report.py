@@ -67,6 +67,11 @@ def summary(outcome: Outcome, setting: Setting) -> list[str]:
     wanted = None if setting.max_cases is None else setting.max_cases * setting.jobs
     if wanted is not None and stats.out_of_time and stats.cases < wanted:
         lines.append(f"stopped before its {wanted} cases: the time budget ran out")
+    if setting.era is Era.LEGACY and stats.cases and not stats.legacy_session:
+        lines.append(
+            "the server accepted no initialize in any case: no legacy session was exercised"
+            " (a server of the modern era alone is fuzzed with --protocol-version 2026-07-28)"
+        )
     found = kept(outcome)
     if not found:
         # A target that holds every wait to the end of the budget lets no case end: nothing is claimed.
