@@ -14,18 +14,24 @@ from mcpref.fuzz.judge.oracle import Profile
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # Every ASCII letter inside a JSON string written as its \\u escape: the same JSON text to a parser.
-ESCAPING = """
+ESCAPING = r"""
 import re, sys
 sys.path.insert(0, {examples!r})
 from _harness import run
 
-def escaped(data: bytes) -> bytes:
-    def letters(match: re.Match[bytes]) -> bytes:
-        parts = re.split(rb"(\\\\\\\\u[0-9a-fA-F]{{4}}|\\\\\\\\.)", match.group(0))
-        return b"".join(part if part.startswith(b"\\\\") else re.sub(rb"[A-Za-z]", lambda m: b"\\\\u%04x" % m.group(0)[0], part) for part in parts)
-    return re.sub(rb'"(?:[^"\\\\\\\\]|\\\\\\\\.)*"', letters, data)
+STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')  # a JSON string, its escapes included
+ESCAPE = re.compile(rb"(\\u[0-9a-fA-F]{{4}}|\\.)")  # an escape already there, kept as it is
 
-run(rewrite=escaped)
+
+def letters(match: re.Match[bytes]) -> bytes:
+    parts = ESCAPE.split(match.group(0))
+    return b"".join(
+        part if part.startswith(b"\\") else re.sub(rb"[A-Za-z]", lambda m: b"\\u%04x" % m.group(0)[0], part)
+        for part in parts
+    )
+
+
+run(rewrite=lambda data: STRING.sub(letters, data))
 """
 
 
