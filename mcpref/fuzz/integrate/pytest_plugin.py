@@ -254,6 +254,7 @@ class RuleItem(pytest.Item):
         self.rule = self.name
 
     def runtest(self) -> None:
+        from mcpref.fuzz.integrate.check import check_cause
         from mcpref.fuzz.report.junit import describe
 
         row = _rows(self.config)[self.server.label][self.rule]
@@ -268,6 +269,12 @@ class RuleItem(pytest.Item):
         if status == "warn":
             warnings.warn(McpWarning(f"{self.rule} ({row['level']}): {describe(row.get('findings'))}"), stacklevel=1)
         if status == "untested":
+            rows = _rows(self.config)[self.server.label]
+            chosen = self.config.stash[_SETUP].rules
+            if chosen is not None and "STDIO-SURVIVE" not in chosen and rows.get("STDIO-SURVIVE", {}).get("status") == "fail":
+                # The server answered nothing (check_rows): a selection without the rule that says so
+                # must not turn the run into a clean one.
+                raise _Failed(f"{self.rule}: {check_cause(list(rows.values()))} (STDIO-SURVIVE fails)")
             pytest.skip(f"{self.rule}: untested: {row.get('reason', 'not seen')}")
         if status == "n/a":
             pytest.skip(f"{self.rule}: not applicable to this server or version")
