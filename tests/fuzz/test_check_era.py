@@ -42,6 +42,21 @@ def test_a_server_of_the_modern_era_alone_is_judged_by_that_era(name: str) -> No
     assert all("serves no legacy version" in str(row["reason"]) for row in legacy)
 
 
+@pytest.mark.spec("MOD-LEGACY-INIT", "LIFE-PING")
+def test_a_modern_only_server_that_names_its_versions_in_the_message_alone_is_judged_by_that_era(tmp_path: Path) -> None:
+    # MOD-LEGACY-INIT lets the refusal name the versions in its message only: without data.supported,
+    # the legacy corpus judged this server and failed LIFE-PING for the bare ping it refused.
+    source = (ROOT / "examples" / "lawful" / "modern_only_init_32602.py").read_text()
+    patched = source.replace('error["code"] = INVALID_PARAMS', 'error["code"] = INVALID_PARAMS\n        error.pop("data")')
+    patched = patched.replace("Path(__file__).resolve().parents[1]", repr(str(ROOT / "examples")))
+    assert patched.count('error.pop("data")') == 1 and str(ROOT / "examples") in patched
+    server = tmp_path / "names_versions_in_the_message.py"
+    server.write_text(patched)
+    era, rows = check_served([sys.executable, str(server)], Profile.SPEC, Timing())
+    assert era is Era.MODERN
+    assert "fail" not in {row["status"] for row in rows}
+
+
 @pytest.mark.spec("MOD-DUAL-ERA")
 def test_a_server_of_both_eras_is_judged_by_the_legacy_corpus() -> None:
     era, rows = check_served([sys.executable, "-m", "mcpref.reference"], Profile.SPEC, Timing(), frozenset({"LIFE-PING"}))

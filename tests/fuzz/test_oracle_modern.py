@@ -20,6 +20,7 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import SENTINEL_IDS
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.judge.lifecycle import refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 from mcpref.reference.dispatcher import Eras
@@ -454,3 +455,17 @@ def test_a_session_the_discover_opened_is_one_cause_with_the_initialize_refused_
     answered = (error(10, 0), result(11, {"tools": []}), result(SENTINEL_IDS[0], {}))
     alone = judge(stream, Observation(answered, b"", True, SENTINEL_IDS))
     assert {f.rule for f in failing(alone, Profile.STRICT)} == {"LIFE-VERSION-ACCEPT", "LIFE-PRE-INIT-REFUSED"}
+
+
+@pytest.mark.spec("MOD-LEGACY-INIT")
+def test_an_initialize_refused_with_a_message_naming_modern_versions_alone_shows_a_modern_only_server() -> None:
+    stream = b"".join(line(message) for message in [*LEGACY.opening(10, V2025_11_25), modern(11, "tools/list")])
+
+    def refused(message: str, answer_id: int = 10) -> bytes:
+        return json.dumps({"jsonrpc": "2.0", "id": answer_id, "error": {"code": -32602, "message": message}}).encode()
+
+    assert refused_as_modern_only(stream, (refused("this server supports 2026-07-28"),))
+    assert not refused_as_modern_only(stream, (refused("supported: 2026-07-28, 2025-11-25"),))  # both eras
+    assert not refused_as_modern_only(stream, (refused("unsupported protocol version"),))
+    assert not refused_as_modern_only(stream, (refused("this server supports 2026-07-28", 11),))  # not initialize's
+    assert not refused_as_modern_only(stream, (result(10, {"protocolVersion": "2025-11-25"}),))

@@ -31,7 +31,7 @@ from mcpref.fuzz.drive.target import OutOfTime, Run, Timing, run_case
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.generate.strategies import Case
-from mcpref.fuzz.judge.lifecycle import negotiated_versions
+from mcpref.fuzz.judge.lifecycle import negotiated_versions, refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run, witnessed
 from mcpref.reference.versions import Era
@@ -293,7 +293,10 @@ def judge_corpus(command: list[str], profile: Profile, timing: Timing, era: Era,
     if not any(run.observation.output for run, _ in results):
         results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     spoken = [
-        (negotiated_versions(s.case.stream, run.observation.output), speaks_modern(run.observation.output))
+        (
+            negotiated_versions(s.case.stream, run.observation.output),
+            speaks_modern(run.observation.output) or refused_as_modern_only(s.case.stream, run.observation.output),
+        )
         for s, (run, _) in zip(scenarios, results, strict=True)
     ]
     shown = [witnessed(s.case.stream, run.observation) for s, (run, _) in zip(scenarios, results, strict=True)]

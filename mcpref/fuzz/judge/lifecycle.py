@@ -9,10 +9,17 @@ later requests are judged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from mcpref.fuzz.judge.lines import read_input
-from mcpref.fuzz.judge.modern import LEGACY_NAMES, LISTEN_FILTER_OF, UNSUPPORTED_PROTOCOL_VERSION, error_code, show
+from mcpref.fuzz.judge.modern import (
+    LEGACY_NAMES,
+    LISTEN_FILTER_OF,
+    MODERN_NAMES,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    error_code,
+    show,
+)
 from mcpref.fuzz.judge.reading import Notification, Request, initialize_params_problem, is_valid_id, parse_line
 from mcpref.fuzz.judge.session import Session, Target, answered, id_key, result_of
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, JsonObject, JsonValue, RequestId
@@ -246,6 +253,24 @@ def _accept(session: Session, result: JsonObject, replaced: str | None = None) -
 def negotiated_versions(stream: bytes, output: Sequence[bytes]) -> frozenset[str]:
     """The versions named by the results the server gave ``stream``'s initialize requests outside
     batches: those ``_accept`` follows, one after another, and the judges of a version's rules see."""
+    versions = ((result_of(answer) or {}).get("protocolVersion") for answer in _initialize_answers(stream, output))
+    return frozenset(version for version in versions if isinstance(version, str))
+
+
+def refused_as_modern_only(stream: bytes, output: Sequence[bytes]) -> bool:
+    """Whether the server refused an initialize with an error whose message names a modern version and
+    no legacy one: the other way MOD-LEGACY-INIT lets a server of the modern era alone name its
+    versions (``modern.ModernServer.learn`` reads the first, ``data.supported``)."""
+    for answer in _initialize_answers(stream, output):
+        error = answer.get("error")
+        message = error.get("message") if isinstance(error, dict) else None
+        if isinstance(message, str) and any(name in message for name in MODERN_NAMES):
+            return not any(name in message for name in LEGACY_NAMES)
+    return False
+
+
+def _initialize_answers(stream: bytes, output: Sequence[bytes]) -> Iterator[JsonObject]:
+    """The answers the server gave ``stream``'s initialize requests outside batches."""
     asked = {
         id_key(message.id)
         for line in read_input(stream)
@@ -253,11 +278,8 @@ def negotiated_versions(stream: bytes, output: Sequence[bytes]) -> frozenset[str
         for message in line.messages
         if isinstance(message, Request) and message.method == "initialize"
     }
-    versions: set[str] = set()
     for raw in output:
         value = parse_line(raw)
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, dict) and is_valid_id(answer_id := item.get("id")) and id_key(answer_id) in asked:
-                version = (result_of(item) or {}).get("protocolVersion")
-                versions.update([version] if isinstance(version, str) else [])
-    return frozenset(versions)
+                yield item
