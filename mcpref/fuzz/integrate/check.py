@@ -109,13 +109,17 @@ def check_served(
     command: list[str],
     profile: Profile,
     timing: Timing,
+    era: Era | None = None,
     only: frozenset[str] | None = None,
     limit: float = math.inf,
 ) -> tuple[Era, list[dict[str, object]]]:
-    """``check_rows`` in the era the server serves, and that era: the legacy corpus's rows, or the
-    modern corpus's for a server the legacy corpus showed serving the modern era alone. A server of
-    both eras is judged in the legacy one, as a client that asks for no version finds it; its
-    modern era is judged with ``Era.MODERN`` asked for. ``limit`` bounds both corpora together."""
+    """``check_rows`` in ``era``, or, when none is asked for, in the era the server serves, and that
+    era: the legacy corpus's rows, or the modern corpus's for a server the legacy corpus showed
+    serving the modern era alone. A server of both eras is judged in the legacy one, as a client
+    that asks for no version finds it; its modern era is judged with ``Era.MODERN`` asked for.
+    ``limit`` bounds both corpora together."""
+    if era is not None:
+        return era, check_rows(command, profile, timing, era, only, limit)
     timing = within(timing, limit)
     judged = judge_corpus(command, profile, timing, Era.LEGACY, only)
     if judged.modern_only:
@@ -132,7 +136,7 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
     scenarios, results, spoken = judged.scenarios, judged.results, judged.spoken
     # One transcript per scenario, however many of its findings carry it.
     transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
-    if only is not None and results and not any(run.observation.output for run, _ in results):
+    if only is not None and judged.silent:
         only = only | {"STDIO-SURVIVE"}  # the one cause of every other row, whatever the selection
     rows: list[dict[str, object]] = []
     for rule in _selected(only):
@@ -236,11 +240,8 @@ def run(
 
     if protocol_version is not None and protocol_version not in VERSION_NAMES:
         raise ValueError(f"unknown protocol version {protocol_version!r}")
-    if protocol_version is None:
-        era, rows = check_served(list(argv), Profile(profile), Timing(), limit=time_limit)
-    else:
-        era = era_of_version(protocol_version)
-        rows = check_rows(list(argv), Profile(profile), Timing(), era, limit=time_limit)
+    asked = None if protocol_version is None else era_of_version(protocol_version)
+    era, rows = check_served(list(argv), Profile(profile), Timing(), asked, limit=time_limit)
     results = []
     for row in rows:
         findings = row["findings"]

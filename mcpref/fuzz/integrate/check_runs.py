@@ -255,6 +255,15 @@ class Judged:
         """Whether the server spoke the modern era and accepted no legacy initialize in any run."""
         return any(speaks for _, speaks in self.spoken) and not any(named for named, _ in self.spoken)
 
+    @property
+    def silent(self) -> bool:
+        """Whether the server answered nothing in any run: one cause, STDIO-SURVIVE, for every rule."""
+        return _answered_nothing(self.results)
+
+
+def _answered_nothing(results: Sequence[tuple[Run, list[Finding]]]) -> bool:
+    return bool(results) and not any(run.observation.output for run, _ in results)
+
 
 def judge_corpus(command: list[str], profile: Profile, timing: Timing, era: Era, only: frozenset[str] | None) -> Judged:
     """Run the era's corpus (the scenarios exercising ``only``) against ``command``: ``Judged``.
@@ -290,7 +299,7 @@ def judge_corpus(command: list[str], profile: Profile, timing: Timing, era: Era,
     # its findings are theirs, and its run is evidence for the other rules it exercised, as a
     # cleared one is.
     results = [(o.run, [] if o.kept else o.findings) for o in outcomes]
-    if not any(run.observation.output for run, _ in results):
+    if _answered_nothing(results):
         results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
     spoken = [
         (

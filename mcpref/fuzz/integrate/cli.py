@@ -380,13 +380,10 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     baseline = ci.prepare(args, profile)
     started = time.monotonic()
     only = args.rules.rules if args.rules.narrowed else None
-    if args.version is None:
-        era, rows = check.check_served(command, profile, timing, only, args.time_limit)
-        if era is Era.MODERN:
-            print(f"mcpref check: {check.MODERN_ALONE}", file=sys.stderr)
-    else:
-        era = era_of_version(args.version)
-        rows = check.check_rows(command, profile, timing, era, only, args.time_limit)
+    asked = None if args.version is None else era_of_version(args.version)
+    era, rows = check.check_served(command, profile, timing, asked, only, args.time_limit)
+    if asked is None and era is Era.MODERN:
+        print(f"mcpref check: {check.MODERN_ALONE}", file=sys.stderr)
     seconds = time.monotonic() - started
     sdk = stock.sdks()[args.sdk] if args.sdk is not None else None
     recognised = False

@@ -197,7 +197,7 @@ def _rows(config: pytest.Config, wanted: frozenset[str] | None = None) -> Rows:
 def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
     from mcpref.fuzz.drive.target import TargetError, Timing
     from mcpref.fuzz.generate.corpus_modern import era_of_version
-    from mcpref.fuzz.integrate.check import check_rows, check_served
+    from mcpref.fuzz.integrate.check import check_served
     from mcpref.fuzz.judge.oracle import Profile
     from mcpref.fuzz.report.ci import save_reproducers
 
@@ -209,10 +209,9 @@ def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
     for server in setup.servers:
         try:
             only = wanted if wanted is not None else setup.rules
-            if setup.version is None:  # the era the server serves, as mcpref check judges it
-                _, found = check_served(server.argv, profile, Timing(), only)
-            else:
-                found = check_rows(server.argv, profile, Timing(), era_of_version(setup.version), only)
+            # Without --mcp-version, the era the server serves, as mcpref check judges it.
+            asked = None if setup.version is None else era_of_version(setup.version)
+            _, found = check_served(server.argv, profile, Timing(), asked, only)
         except TargetError as exc:
             raise pytest.UsageError(f"--mcp-server {shlex.join(server.argv)}: {exc}") from None
         save_reproducers(found, server.argv, profile, folder / server.label if len(setup.servers) > 1 else folder)
