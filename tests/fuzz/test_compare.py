@@ -49,6 +49,21 @@ def test_the_text_matrix_names_each_column_and_a_clean_run_exits_0() -> None:
     assert lines[4].split()[:2] == [RULES[0].id, RULES[0].level.value.split()[0]]
 
 
+@pytest.mark.spec("MOD-LEGACY-INIT")
+def test_a_column_with_nothing_judged_says_why() -> None:
+    # The legacy corpus against a server of the modern era alone: n/a in every cell of its column,
+    # each with the reason, and the text matrix says it once.
+    modern = [*REFERENCE, "--eras", "modern"]
+    options = ("--select", "LIFE-PING,LIFE-INIT-RESULT", "--label", "modern", "--label", "both")
+    result = json.loads(mcpref("compare", "--json", *options, "--", *modern, "---", *REFERENCE).stdout)
+    assert [rule["statuses"] for rule in result["rules"]] == [{"modern": "n/a", "both": "pass"}] * 2
+    assert all(list(rule["reasons"]) == ["modern"] for rule in result["rules"])
+    assert all("serves no legacy version" in rule["reasons"]["modern"] for rule in result["rules"])
+    text = mcpref("compare", *options, "--", *modern, "---", *REFERENCE).stdout.splitlines()
+    assert text[3].startswith("  modern, nothing judged: the server serves no legacy version")
+    assert text[4].split() == ["ID", "LEVEL", "modern", "both"]
+
+
 def test_bad_usage_and_unstartable_commands_exit_2(tmp_path: Path) -> None:
     assert mcpref("compare").returncode == 2
     assert mcpref("compare", "--", *REFERENCE, "---").returncode == 2

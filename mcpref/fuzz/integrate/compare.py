@@ -26,7 +26,7 @@ from mcpref.fuzz.drive.client_run import TemplateError
 from mcpref.fuzz.drive.target import TargetError, Timing, run_case
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.integrate import check_client, selection
-from mcpref.fuzz.integrate.check import check_rows
+from mcpref.fuzz.integrate.check import check_cause, check_rows
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import ci, html
 from mcpref.fuzz.report.baseline import BaselineError
@@ -109,6 +109,10 @@ def render(result: dict[str, object]) -> str:
     labels = [str(entry["label"]) for entry in commands]
     lines = [f"profile {result['profile']}"]
     lines += [f"  {entry['label']}: {' '.join(entry['command'])}" for entry in commands]
+    # A column with nothing judged says why once (a server that answered nothing, or that serves
+    # no version of the era asked for), not in each of its cells.
+    causes = {label: check_cause(rows) for label, rows in by_label(result).items()}
+    lines += [f"  {label}, nothing judged: {cause}" for label, cause in causes.items() if cause is not None]
     header = ["ID", "LEVEL", *labels]
     rows = [
         [str(rule["id"]), str(rule["level"]), *(str(rule["statuses"][label]) for label in labels)] for rule in rules

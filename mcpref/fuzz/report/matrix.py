@@ -15,18 +15,26 @@ from mcpref.reference.rules import BY_ID
 def combine(
     commands: Sequence[list[str]], labels: Sequence[str], per_command: Sequence[list[dict[str, object]]], profile: Profile
 ) -> dict[str, object]:
-    """The matrix of ``check_rows`` results, one per command (each with a row for the same rules)."""
+    """The matrix of ``check_rows`` results, one per command (each with a row for the same rules). A
+    cell whose row gives a reason (why untested, or n/a for a server that serves no legacy version)
+    has it under the rule's ``reasons``, which lists only such cells."""
     rules: list[dict[str, object]] = []
     for index, first in enumerate(per_command[0]):
         rule = BY_ID[str(first["id"])]
         statuses: dict[str, object] = {}
         findings: dict[str, object] = {}
+        reasons: dict[str, object] = {}
         for label, rows in zip(labels, per_command, strict=True):
             row = rows[index]
             assert row["id"] == rule.id
             statuses[label] = row["status"]
             findings[label] = row["findings"]
-        rules.append({"id": rule.id, "level": rule.level.value, "statuses": statuses, "findings": findings})
+            if "reason" in row:
+                reasons[label] = row["reason"]
+        entry: dict[str, object] = {"id": rule.id, "level": rule.level.value, "statuses": statuses, "findings": findings}
+        if reasons:
+            entry["reasons"] = reasons
+        rules.append(entry)
     return {
         "profile": profile.value,
         "commands": [{"label": label, "command": command} for label, command in zip(labels, commands, strict=True)],
@@ -46,6 +54,7 @@ def by_label(result: dict[str, object]) -> dict[str, list[dict[str, object]]]:
                 "level": rule["level"],
                 "status": rule["statuses"][command["label"]],
                 "findings": rule["findings"][command["label"]],
+                **({"reason": rule["reasons"][command["label"]]} if command["label"] in rule.get("reasons", {}) else {}),
             }
             for rule in rules
         ]
