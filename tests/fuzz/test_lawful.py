@@ -70,6 +70,7 @@ ERAS: dict[str, tuple[tuple[str, ...], ...]] = {
     "no_result_meta": BOTH,
     "modern_only_init_32602": (MODERN,),  # serves no legacy version: the legacy corpus is not for it
     "logs_when_asked": (MODERN,),  # asking for a log level is the modern era's
+    "tools_list_paginated": BOTH,
 }
 
 SERVERS = [
@@ -102,6 +103,7 @@ SERVERS = [
     pytest.param("tool_errors_as_rpc_errors", marks=pytest.mark.spec("TOOLS-EXEC-ERROR")),
     pytest.param("unknown_tool_32601", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
     pytest.param("unknown_tool_is_error", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
+    pytest.param("tools_list_paginated", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
     pytest.param("args_invalid_32602_always", marks=pytest.mark.spec("TOOLS-ARGS-INVALID")),
     pytest.param("args_invalid_is_error_always", marks=pytest.mark.spec("TOOLS-ARGS-INVALID")),
     pytest.param("unannounced_capability_32600", marks=pytest.mark.spec("CAP-UNANNOUNCED-METHOD")),
@@ -173,6 +175,15 @@ def test_a_notification_once_initialized_was_received_is_not_early_under_strict_
     status, report = campaign(tmp_path, "notifies_once_initialized", "strict", target, CASES)
     found = [finding["id"] for kind in ("failures", "warnings") for finding in report[kind]]  # type: ignore[attr-defined]
     assert (status, found) == (0, [])
+
+
+@pytest.mark.spec("TOOLS-UNKNOWN")
+def test_a_call_to_a_tool_of_a_page_not_fetched_is_no_call_to_an_unlisted_tool() -> None:
+    # A SHOULD: spec never fails it, so the lawful test above cannot tell a false warning. The
+    # corpus fetches one page, and calls tools of the others.
+    target = [sys.executable, str(LAWFUL / "tools_list_paginated.py")]
+    rows = check_rows(target, Profile.STRICT, Timing(), only=frozenset({"TOOLS-UNKNOWN"}))
+    assert [(row["id"], row["status"]) for row in rows] == [("TOOLS-UNKNOWN", "untested")]
 
 
 @pytest.mark.spec("LIFE-INITIALIZED-EARLY", "LIFE-PRE-INIT-REFUSED")

@@ -8,8 +8,11 @@ import json
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
 
-from mcpref.fuzz.generate.strategies import encode, initialize
-from mcpref.fuzz.judge.oracle import Finding, Profile
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.target import SENTINEL_IDS
+from mcpref.fuzz.generate.corpus import call
+from mcpref.fuzz.generate.strategies import encode, initialize, request
+from mcpref.fuzz.judge.oracle import Finding, Profile, witnessed
 from mcpref.reference.eras import LEGACY
 from mcpref.reference.versions import V2025_11_25
 
@@ -19,6 +22,10 @@ PONG = b'{"jsonrpc":"2.0","id":1,"result":{}}'
 
 def null_error(code: int) -> bytes:
     return json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": "refused"}}).encode()
+
+
+def _observed(output: list[bytes]) -> Observation:
+    return Observation(tuple(output), b"", True, SENTINEL_IDS)
 
 
 def about(findings: list[Finding], line: int) -> list[Finding]:
@@ -399,3 +406,35 @@ def test_two_ids_beyond_2_53_read_as_one_double_each_get_an_answer(first: int, s
     findings = _judge(lines, [INIT_RESULT, rounded, rounded])
     assert rules(findings) == set(), findings
     assert {f.rule for f in findings} <= {"RPC-JSON-LIMITS"}
+
+
+def _tool(name: str) -> dict[str, object]:
+    return {"name": name, "inputSchema": {"type": "object"}}
+
+
+def _listed(request_id: int, names: list[str], cursor: str | None = None) -> bytes:
+    result: dict[str, object] = {"tools": [_tool(name) for name in names]}
+    if cursor is not None:
+        result["nextCursor"] = cursor
+    return encode({"jsonrpc": "2.0", "id": request_id, "result": result})
+
+
+@pytest.mark.spec("TOOLS-UNKNOWN", "TOOLS-EXEC-ERROR")
+def test_a_tool_on_a_page_not_fetched_is_not_taken_for_an_unlisted_one() -> None:
+    # tools/list may be paginated (nextCursor, in every version): a call to a tool on a later page
+    # is no call to an unlisted tool, and shows nothing of TOOLS-UNKNOWN.
+    called = encode({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "x"}]}})
+    calls = [encode(request(1, "tools/list")), encode(call(2, "echo", {"text": "x"}))]
+    session = [*HANDSHAKE, *calls]
+    first_page = [INIT_RESULT, _listed(1, ["lire_prix"], cursor="p1"), called]
+    assert _judge(session, first_page) == []
+    assert "TOOLS-UNKNOWN" not in witnessed(b"".join(session), _observed(first_page))
+    # Once the last page came, the listing is whole: a tool on none of its pages is unlisted.
+    last_page = [encode(request(3, "tools/list", {"cursor": "p1"})), encode(call(2, "bogus", {}))]
+    session = [*HANDSHAKE, calls[0], *last_page]
+    output = [INIT_RESULT, _listed(1, ["lire_prix"], cursor="p1"), _listed(3, ["echo"]), called]
+    assert {f.rule for f in _judge(session, output)} == {"TOOLS-UNKNOWN"}
+    # ... and a tool of the first page is still a listed one.
+    session = [*HANDSHAKE, calls[0], last_page[0], encode(call(2, "lire_prix", {}))]
+    assert _judge(session, output) == []
+    assert "TOOLS-EXEC-ERROR" in witnessed(b"".join(session), _observed(output))

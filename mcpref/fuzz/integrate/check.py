@@ -24,7 +24,7 @@ SITUATIONS: Final = {
     "TOOLS-LIST-SHAPE": "a tools/list result",
     "TOOLS-CALL-RESULT": "a tools/call result",
     "TOOLS-EXEC-ERROR": "a call to a tool the server listed, with arguments its schema accepts",
-    "TOOLS-UNKNOWN": "a call to a tool the server had not listed, once it had listed its tools",
+    "TOOLS-UNKNOWN": "a call to a tool the server had not listed, once it had listed all its tools",
     "TOOLS-ARGS-INVALID": "a call to a tool the server listed, with arguments its schema refuses",
     "MOD-TOOLS-CACHE": "a tools/list result of the modern era",
 }

@@ -71,7 +71,7 @@ def operating(session: Session, index: int, request: Request, answer: JsonObject
             show(answer),
         )
     elif request.method == "tools/list":
-        tools.judge_list(session, index, answer, target)
+        tools.judge_list(session, index, request, answer, target)
     elif request.method == "tools/call":
         tools.judge_call(session, index, request, answer, target)
 

@@ -46,6 +46,9 @@ class Target:
     version: str | None = None
     capabilities: JsonObject | None = field(default_factory=dict)  # None: never shown (no DiscoverResult seen)
     tools: dict[str, JsonObject] | None = None
+    # Whether the last tools/list result was a last page (no nextCursor): only a whole listing shows
+    # that a tool is not the server's (TOOLS-UNKNOWN).
+    all_tools: bool = False
     # The version a second initialize the server accepted replaced (LIFE-SECOND-INIT): which of the
     # two then governs is open, since no version of the specification says.
     replaced_version: str | None = None

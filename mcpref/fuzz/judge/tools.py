@@ -49,7 +49,10 @@ def unlisted_refused_as_unknown_method(session: Session, index: int, answer: Jso
     session.find("TOOLS-UNKNOWN", index, "a call to an unlisted tool refused with -32601", "-32602", show(answer))
 
 
-def judge_list(session: Session, index: int, answer: JsonObject, target: Target) -> None:
+def judge_list(session: Session, index: int, request: Request, answer: JsonObject, target: Target) -> None:
+    """A tools/list result: its tools are kept, added to the pages before it where the request asked
+    for the page after a cursor (tools/list is paginated in every version: a result with a
+    ``nextCursor`` lists only some of the tools)."""
     session.witnessed.add("TOOLS-LIST-SHAPE")
     result = result_of(answer) or {}
     tools = result.get("tools")
@@ -62,7 +65,9 @@ def judge_list(session: Session, index: int, answer: JsonObject, target: Target)
             show(answer),
         )
         return
-    target.tools = {}
+    if target.tools is None or (request.params or {}).get("cursor") is None:
+        target.tools = {}
+    target.all_tools = result.get("nextCursor") is None
     for tool in tools:
         assert isinstance(tool, dict) and isinstance(tool["name"], str) and isinstance(tool["inputSchema"], dict)
         target.tools[tool["name"]] = tool["inputSchema"]
@@ -90,8 +95,8 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
         return
     assert isinstance(name, str) and isinstance(arguments, dict)
     tools = target.tools
-    if tools is None:
-        _call_result(session, index, answer, known_tool=False)
+    if tools is None or (name not in tools and not target.all_tools):
+        _call_result(session, index, answer, known_tool=False)  # a tool the pages not fetched may list
         return
     if name not in tools:
         session.witnessed.add("TOOLS-UNKNOWN")
