@@ -438,3 +438,22 @@ def test_a_tool_on_a_page_not_fetched_is_not_taken_for_an_unlisted_one() -> None
     session = [*HANDSHAKE, calls[0], last_page[0], encode(call(2, "lire_prix", {}))]
     assert _judge(session, output) == []
     assert "TOOLS-EXEC-ERROR" in witnessed(b"".join(session), _observed(output))
+
+
+@pytest.mark.spec("FRAME-LF-ONLY", "RPC-JSON-LIMITS")
+def test_a_line_cut_at_a_cr_whose_id_a_peer_may_refuse_is_one_finding() -> None:
+    # An id beyond 2^53 makes the line one a peer may refuse whole (RPC-JSON-LIMITS), and its raw CR
+    # one a peer may cut. One -32700 is the refusal; two are its two pieces: the cut alone, not a
+    # refusal beside an answer no line asked for.
+    line = b'{"jsonrpc":"2.0",\r"id":9007199254740993,"method":"ping"}\n'
+    refused = _judge([*HANDSHAKE, line], [INIT_RESULT, null_error(-32700)])
+    assert [(f.rule, f.message) for f in refused] == [("RPC-JSON-LIMITS", "refused a line the reference serves or skips")]
+    for pieces in (2, 3):
+        cut = _judge([*HANDSHAKE, line], [INIT_RESULT, *[null_error(-32700)] * pieces])
+        assert [(f.rule, f.line) for f in cut] == [("FRAME-LF-ONLY", 2)]
+        assert rules(cut) == set()  # a bare CR read as a line end is an open reading
+    # A refusal of a line without a false line end is no piece of another line's.
+    big = b'{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\n'
+    answered = b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n'
+    findings = _judge([*HANDSHAKE, big, answered], [INIT_RESULT, null_error(-32700), PONG, null_error(-32700)])
+    assert [(f.rule, f.line) for f in findings] == [("RPC-JSON-LIMITS", 2), ("FRAME-LF-ONLY", None)]

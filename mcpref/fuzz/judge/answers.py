@@ -143,7 +143,9 @@ def _explain(session: Session, slots: list[NullSlot], answers: list[JsonObject])
     for index, slot in enumerate(slots):
         if index in answer_of and slot.answered_rule is not None:
             message = "refused a line the reference serves or skips"
-            session.find(slot.answered_rule, slot.line, message, "no error", show(answers[answer_of[index]]), False)
+            answer = answers[answer_of[index]]
+            session.find(slot.answered_rule, slot.line, message, "no error", show(answer), False)
+            session.refusals.append((slot.line, session.findings[-1], answer))
     return answer_of
 
 

@@ -125,20 +125,36 @@ def settle_split(session: Session, leftover: list[JsonObject]) -> None:
             continue
         for answer in pieces:
             leftover.remove(answer)
-        expected = f"an answer with id {show(request_id)}"
-        cr_only = only_cr_line_ends(session.input[index].data)
-        message = "no answer; the line drew -32700s, as if cut at a " + ("CR" if cr_only else "false line end")
-        session.find("FRAME-LF-ONLY", index, message, expected, show(list[JsonValue](pieces)), not cr_only)
+        _cut(session, index, request_id, pieces)
+
+
+def _cut(session: Session, index: int, request_id: JsonValue, pieces: list[JsonObject]) -> None:
+    """FRAME-LF-ONLY for a request's line that drew -32700s for its pieces."""
+    expected = f"an answer with id {show(request_id)}"
+    cr_only = only_cr_line_ends(session.input[index].data)
+    message = "no answer; the line drew -32700s, as if cut at a " + ("CR" if cr_only else "false line end")
+    session.find("FRAME-LF-ONLY", index, message, expected, show(list[JsonValue](pieces)), not cr_only)
 
 
 def split_piece(session: Session, answer: JsonObject) -> bool:
     """Whether an answer no line asked for is a -32700 with id null while some line has a false line
     end: a reader that splits a line there refuses each piece as not JSON. One finding for all the
-    pieces, and a reading of a bare CR as a line end is an open one."""
+    pieces, and a reading of a bare CR as a line end is an open one. A line a peer may refuse whole
+    (a number past some parsers' limits) whose -32700 was taken for that refusal drew this one too:
+    two pieces, the split is its one cause (a refusal draws one answer)."""
     pieces = answer.get("id") is None and error_code(answer) == PARSE_ERROR
     split = [line for line in session.input if line.false_line_end]
     if not (pieces and split):
         return False
+    for refusal in session.refusals:
+        index, finding, first = refusal
+        if session.input[index].false_line_end and error_code(first) == PARSE_ERROR:
+            session.refusals.remove(refusal)
+            session.findings.remove(finding)
+            (request,) = session.input[index].messages
+            assert isinstance(request, Request)  # only a request's line is refusable so
+            _cut(session, index, request.id, [first, answer])
+            return True
     # A line whose request was answered by its id was read whole: its separators cut nothing.
     cut = [line for line in split if not any(_answered(session, message) for message in line.messages)]
     if not any(f.rule == "FRAME-LF-ONLY" for f in session.findings):

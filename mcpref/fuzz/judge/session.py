@@ -97,6 +97,9 @@ class Session:
         self.unread_ids: list[Pending] = []  # invalid requests whose id got no answer
         self.unanswered: list[Pending] = []  # requests without an answer, while id-null errors came
         self.split: list[Pending] = []  # the same, with a false line end in their line
+        # Lines a peer may refuse (``refusable.refused``) that drew an id-null error, matched as their
+        # refusal: the line, its finding and the error, for a split of the line to take back.
+        self.refusals: list[tuple[int, Finding, JsonObject]] = []
         self.initialized_early = False  # notifications/initialized before any initialize was accepted
         self.refused_early = False  # a request refused before initialize, and before such a notification
         self.answered_at: dict[IdKey, int] = {}  # where the first answer to each id was written
