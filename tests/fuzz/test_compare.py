@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.integrate.compare import UsageError, default_labels, split_commands
+from mcpref.fuzz.integrate.compare import UsageError, default_labels, render, split_commands
+from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report.matrix import combine
 from mcpref.reference.rules import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +64,16 @@ def test_a_column_with_nothing_judged_says_why() -> None:
     text = mcpref("compare", *options, "--", *modern, "---", *REFERENCE).stdout.splitlines()
     assert text[3].startswith("  modern, nothing judged: the server serves no legacy version")
     assert text[4].split() == ["ID", "LEVEL", "modern", "both"]
+
+
+def test_a_client_column_with_nothing_judged_blames_no_server() -> None:
+    # check-client's rows judge a client against a scripted server: "the server stopped answering"
+    # would blame the wrong side of the pipe. Each row gives its own reason.
+    reason = 'the client never started the scripted server in "a plain tool call"'
+    row = {"id": "CLIENT-INIT-FIRST", "level": "MUST", "status": "untested", "findings": [], "reason": reason}
+    result = combine([["false", "{server}"]], ["dead"], [[row]], Profile.SPEC)
+    assert "nothing judged" not in render(result, clients=True)
+    assert "dead, nothing judged: the server" in render(result)
 
 
 def test_bad_usage_and_unstartable_commands_exit_2(tmp_path: Path) -> None:

@@ -102,7 +102,8 @@ def matrix(
     return combine(commands, labels, rows, profile)
 
 
-def render(result: dict[str, object]) -> str:
+def render(result: dict[str, object], clients: bool = False) -> str:
+    """The matrix as text; ``clients`` for one of ``check-client``'s rows, which have no server to blame."""
     commands = result["commands"]
     rules = result["rules"]
     assert isinstance(commands, list) and isinstance(rules, list)
@@ -111,7 +112,7 @@ def render(result: dict[str, object]) -> str:
     lines += [f"  {entry['label']}: {' '.join(entry['command'])}" for entry in commands]
     # A column with nothing judged says why once (a server that answered nothing, or that serves
     # no version of the era asked for), not in each of its cells.
-    causes = {label: check_cause(rows) for label, rows in by_label(result).items()}
+    causes = {} if clients else {label: check_cause(rows) for label, rows in by_label(result).items()}
     lines += [f"  {label}, nothing judged: {cause}" for label, cause in causes.items() if cause is not None]
     header = ["ID", "LEVEL", *labels]
     rows = [
@@ -160,7 +161,7 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
     if args.junit_xml is not None and not args.clients:  # each failure in the XML names a reproducer file
         for label, command in zip(labels, commands, strict=True):
             ci.save_reproducers(columns[label], command, profile, ci.reproducers_beside(args.junit_xml, label))
-    print(json.dumps(result, indent=2) if args.json else render(result))
+    print(json.dumps(result, indent=2) if args.json else render(result, args.clients))
     if args.html is not None:
         write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
     return ci.conclude(args, profile, "mcpref compare", columns, baseline, {label: label for label in labels}, seconds)
