@@ -1,16 +1,25 @@
 """What a campaign found and how far it got: its failures and statistics, its progress line, and how
-its failures are settled (one a rule, warnings apart) and given time to attribute."""
+its failures are attributed to the rule their case breaks, given time for that, and settled (one a
+rule, warnings apart)."""
 
 from __future__ import annotations
 
 import math
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from mcpref.fuzz.campaign.attribution import LINE_A_WRITE_PAUSE, RERUNS
-from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.campaign.attribution import (
+    LINE_A_WRITE_PAUSE,
+    RERUNS,
+    Relabel,
+    chunking_finding,
+    relabel_carried_state,
+    relabel_false_line_ends,
+    relabel_invalid_utf8,
+)
+from mcpref.fuzz.drive.target import OutOfTime, Run, Timing
 from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status
 
@@ -120,6 +129,49 @@ def attribution_seconds(failures: Iterable[Failure]) -> float:
         if failure.run.observation.survived
     )
     return min(ATTRIBUTION_LIMIT, max(ATTRIBUTION_SECONDS, needed))
+
+
+def attribute(
+    failure: Failure,
+    execute: Callable[[Case, Timing | None], tuple[Run, list[Finding]]],
+    timing: Timing,
+    profile: Profile,
+) -> Failure:
+    """``failure`` under the rule its case breaks once re-run otherwise (each run by ``execute``, with
+    a timing of its own or the campaign's): the request's own rule for MOD-STATELESS when it fails
+    alone too; FRAME-CHUNK-INVARIANT when the same bytes pass under another cutting; FRAME-LF-ONLY
+    when they pass once their false line ends are made harmless; else ``failure`` itself."""
+    if failure.rule == "STDIO-SURVIVE":
+        # Attribution re-runs the case twice; a dead or deaf target makes each run wait
+        # for its probes, and death is no matter of chunking anyway.
+        return failure
+
+    def outcome(case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
+        run, findings = execute(case, None)
+        return findings, run.observation.output
+
+    def relabelled(relabel: Relabel) -> Failure:
+        """``failure`` under the rule of the first finding ``relabel`` put in place of its own."""
+        findings = relabel(failure.findings, failure.case, outcome, profile)
+        own = [f for f in findings if f not in failure.findings]
+        return failure if not own else Failure(own[0].rule, failure.case, failure.run, findings)
+
+    try:
+        if failure.rule == "MOD-STATELESS":
+            return relabelled(relabel_carried_state)
+        chunked = chunking_finding(
+            failure.finding, failure.case, lambda case, within: execute(case, within)[1], timing, profile
+        )
+        if chunked is not None:
+            return Failure("FRAME-CHUNK-INVARIANT", failure.case, failure.run, [chunked, *failure.findings])
+        cut = relabel_false_line_ends(failure.findings, failure.case, failure.run.observation.output, outcome, profile)
+        if cut is not failure.findings:
+            return Failure("FRAME-LF-ONLY", failure.case, failure.run, cut)
+        if failure.rule == "FRAME-UTF8":
+            return relabelled(relabel_invalid_utf8)
+        return failure
+    except OutOfTime:
+        return failure  # a target that holds the re-runs past ATTRIBUTION_SECONDS: as found
 
 
 def settled(failures: Iterable[Failure], warnings: dict[str, Failure], profile: Profile) -> list[Failure]:

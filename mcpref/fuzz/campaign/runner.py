@@ -40,21 +40,13 @@ from hypothesis import event, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 
-from mcpref.fuzz.campaign.attribution import (
-    Relabel,
-    chunking_finding,
-    failing_findings,
-    initialized_again,
-    read_on_for_missing,
-    relabel_carried_state,
-    relabel_false_line_ends,
-    relabel_invalid_utf8,
-)
+from mcpref.fuzz.campaign.attribution import failing_findings, initialized_again, read_on_for_missing
 from mcpref.fuzz.campaign.outcome import (
     Failure,
     Outcome,
     Progress,
     Stats,
+    attribute,
     attribution_seconds,
     one_a_rule,
     settled,
@@ -379,50 +371,8 @@ class Campaign:
             self.best[failure.rule] = failure
 
     def attribute(self, failure: Failure) -> Failure:
-        """The request's own rule for MOD-STATELESS when it fails alone too; FRAME-CHUNK-INVARIANT when
-        the same bytes pass under another cutting; FRAME-LF-ONLY when they pass once their false line
-        ends are made harmless; else ``failure`` itself."""
-        if failure.rule == "STDIO-SURVIVE":
-            # Attribution re-runs the case twice; a dead or deaf target makes each run wait
-            # for its probes, and death is no matter of chunking anyway.
-            return failure
-        try:
-            return self._attribute(failure)
-        except OutOfTime:
-            return failure  # a target that holds the re-runs past ATTRIBUTION_SECONDS: as found
-
-    def _attribute(self, failure: Failure) -> Failure:
-        if failure.rule == "MOD-STATELESS":
-            return self._relabelled(failure, relabel_carried_state)
-        chunked = self._chunking(failure)
-        if chunked is not None:
-            return chunked
-        relabelled = relabel_false_line_ends(
-            failure.findings, failure.case, failure.run.observation.output, self._outcome, self.profile
-        )
-        if relabelled is not failure.findings:
-            return Failure("FRAME-LF-ONLY", failure.case, failure.run, relabelled)
-        if failure.rule == "FRAME-UTF8":
-            return self._relabelled(failure, relabel_invalid_utf8)
-        return failure
-
-    def _relabelled(self, failure: Failure, relabel: Relabel) -> Failure:
-        """``failure`` under the rule of the first finding ``relabel`` put in place of its own."""
-        findings = relabel(failure.findings, failure.case, self._outcome, self.profile)
-        own = [f for f in findings if f not in failure.findings]
-        return failure if not own else Failure(own[0].rule, failure.case, failure.run, findings)
-
-    def _outcome(self, case: Case) -> tuple[list[Finding], tuple[bytes, ...]]:
-        run, findings = self.execute(case)
-        return findings, run.observation.output
-
-    def _chunking(self, failure: Failure) -> Failure | None:
-        chunked = chunking_finding(
-            failure.finding, failure.case, lambda case, timing: self.execute(case, timing)[1], self.timing, self.profile
-        )
-        if chunked is None:
-            return None
-        return Failure("FRAME-CHUNK-INVARIANT", failure.case, failure.run, [chunked, *failure.findings])
+        """``failure`` under the rule its case breaks once re-run otherwise (``outcome.attribute``)."""
+        return attribute(failure, self.execute, self.timing, self.profile)
 
     def _report_progress(self, deadline: float, shrinking: bool) -> None:
         if self.progress is None:
