@@ -457,3 +457,6 @@ def test_a_line_cut_at_a_cr_whose_id_a_peer_may_refuse_is_one_finding() -> None:
     answered = b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n'
     findings = _judge([*HANDSHAKE, big, answered], [INIT_RESULT, null_error(-32700), PONG, null_error(-32700)])
     assert [(f.rule, f.line) for f in findings] == [("RPC-JSON-LIMITS", 2), ("FRAME-LF-ONLY", None)]
+    # A blank line with a raw CR, refused: it holds no request to file the cut under.
+    findings = _judge([*HANDSHAKE, b" \r \n"], [INIT_RESULT, null_error(-32700), null_error(-32700)])
+    assert [(f.rule, f.line) for f in findings] == [("FRAME-BLANK-LINE", 2), ("FRAME-LF-ONLY", None)]

@@ -148,11 +148,11 @@ def split_piece(session: Session, answer: JsonObject) -> bool:
         return False
     for refusal in session.refusals:
         index, finding, first = refusal
-        if session.input[index].false_line_end and error_code(first) == PARSE_ERROR:
+        line = session.input[index]
+        request = line.messages[0] if len(line.messages) == 1 else None  # a blank line holds none
+        if line.false_line_end and isinstance(request, Request) and error_code(first) == PARSE_ERROR:
             session.refusals.remove(refusal)
             session.findings.remove(finding)
-            (request,) = session.input[index].messages
-            assert isinstance(request, Request)  # only a request's line is refusable so
             _cut(session, index, request.id, [first, answer])
             return True
     # A line whose request was answered by its id was read whole: its separators cut nothing.
