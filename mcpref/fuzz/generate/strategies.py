@@ -413,9 +413,10 @@ def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 32) -> C
     # receiving it be seen (LIFE-SERVER-EARLY). The first body line may complete a plain
     # handshake too (an initialize alone, then notifications/initialized): the stream is then a
     # plain one, cut after its handshake, with the draws of the ordering drawn.
+    head = len(lines[0]) + len(lines[1]) if b"".join(lines[:2]) in PLAIN_HANDSHAKES else 0
+    case = cut(draw, lines, head)
     if not plain:
-        return cut(draw, lines, len(lines[0]) + len(lines[1]) if b"".join(lines[:2]) in PLAIN_HANDSHAKES else 0)
-    case = cut(draw, lines, len(lines[0]) + len(lines[1]))
+        return case
     if draw(STEPWISE, label="initialized a chunk after initialize"):
         return replace(case, cuts=(len(lines[0]), *case.cuts))
     return case

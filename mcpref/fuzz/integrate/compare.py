@@ -103,7 +103,7 @@ def matrix(
 
 
 def render(result: dict[str, object], clients: bool = False) -> str:
-    """The matrix as text; ``clients`` for one of ``check-client``'s rows, which have no server to blame."""
+    """The matrix as text; ``clients`` for a matrix of ``check-client``'s rows, which have no server to blame."""
     commands = result["commands"]
     rules = result["rules"]
     assert isinstance(commands, list) and isinstance(rules, list)
