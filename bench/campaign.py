@@ -27,8 +27,9 @@ import time
 from mcpref.fuzz.campaign.jobs import run_jobs
 from mcpref.fuzz.campaign.outcome import Outcome
 from mcpref.fuzz.campaign.runner import Campaign, _BudgetSpent
-from mcpref.fuzz.drive.target import Run, Timing
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status
 
 from .client import Server, ping

@@ -16,8 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Answer, Handle, edit_answers, message_of, run
 
-from mcpref.reference.dispatcher import Effect, Send, ServerSession, VersionPolicy
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.messages import Request
+from mcpref.reference.session_types import Effect, Send, VersionPolicy
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, legacy_request, message_of, run, served_at_once
 
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.messages import Request
+from mcpref.reference.session_types import Effect, Send
 
 declared: dict[str, Any] = {}  # the client capabilities of the last initialize
 

@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, enveloped_request, message_of, run, served_at_once
 
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.eras import META_VERSION
 from mcpref.reference.messages import Request
+from mcpref.reference.session_types import Effect, Send
 
 OPENED: list[bool] = []  # an initialize was served: the gate is open
 

@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, message_of, run
 
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.messages import Request
+from mcpref.reference.session_types import Effect, Send
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -15,8 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, enveloped_request, run, with_meta
 
-from mcpref.reference.dispatcher import Effect, Eras, ServerSession
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.eras import META_CAPABILITIES, META_VERSION
+from mcpref.reference.session_types import Effect, Eras
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import run, without_result_member
 
-from mcpref.reference.dispatcher import Eras, ServerSession
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Eras
 
 if __name__ == "__main__":
     raise SystemExit(run(rewrite=without_result_member("resultType"), session=ServerSession(eras=Eras.MODERN)))

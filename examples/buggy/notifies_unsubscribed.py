@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, enveloped_request, notification, run, served_at_once
 
-from mcpref.reference.dispatcher import Effect
 from mcpref.reference.eras import META_VERSION
+from mcpref.reference.session_types import Effect
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

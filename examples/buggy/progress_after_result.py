@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, call_request, notification, progress_token, run
 
-from mcpref.reference.dispatcher import Effect
+from mcpref.reference.session_types import Effect
 
 # The token of each call that asked for progress, by the call's id as the answer spells it.
 TOKENS: dict[str, str | int] = {}

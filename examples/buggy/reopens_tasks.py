@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, legacy_request, notification, run, served_at_once
 
-from mcpref.reference.dispatcher import Effect, Send
+from mcpref.reference.session_types import Effect, Send
 
 
 def status(name: str) -> Send:

@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, message_of, run
 
-from mcpref.reference.dispatcher import Effect
 from mcpref.reference.messages import INVALID_REQUEST, Invalid
+from mcpref.reference.session_types import Effect
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Answer, edit_answers, run
 
-from mcpref.reference.dispatcher import Eras, ServerSession
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Eras
 from mcpref.reference.stateless import UNSUPPORTED_PROTOCOL_VERSION
 
 

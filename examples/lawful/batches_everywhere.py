@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, run
 
-from mcpref.reference.dispatcher import Effect, ServerSession
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Effect
 from mcpref.reference.versions import V2025_03_26
 
 session = ServerSession()

@@ -18,8 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, run
 
-from mcpref.reference.dispatcher import Effect, Log, ServerSession
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.messages import parse_line
+from mcpref.reference.session_types import Effect, Log
 
 session = ServerSession()
 

@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import run
 
-from mcpref.reference.dispatcher import ServerSession, VersionPolicy
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import VersionPolicy
 
 if __name__ == "__main__":
     raise SystemExit(run(session=ServerSession(version_policy=VersionPolicy.COUNTER_OFFER)))

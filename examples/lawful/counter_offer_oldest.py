@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import counter_offering, run
 
-from mcpref.reference.dispatcher import ServerSession, VersionPolicy
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import VersionPolicy
 from mcpref.reference.versions import LEGACY, V2024_11_05
 
 session = ServerSession(version_policy=VersionPolicy.COUNTER_OFFER)

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, enveloped_request, run
 
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.eras import DISCOVER, META_VERSION
 from mcpref.reference.messages import METHOD_NOT_FOUND, encode, error_answer
+from mcpref.reference.session_types import Effect, Send
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, run
 
-from mcpref.reference.dispatcher import Effect
 from mcpref.reference.messages import Blank, ParseFailure, parse_line
+from mcpref.reference.session_types import Effect
 
 
 def first_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -22,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, run
 
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.messages import (
     INVALID_REQUEST,
     Blank,
@@ -32,6 +31,7 @@ from mcpref.reference.messages import (
     is_valid_id,
     parse_line,
 )
+from mcpref.reference.session_types import Effect, Send
 
 
 class Pairs(list[tuple[str, Any]]):

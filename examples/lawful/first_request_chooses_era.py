@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 from _harness import Handle, message_of, run
 
 from mcpref.reference import stateless
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.eras import era_of
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, Request, encode, error_answer
+from mcpref.reference.session_types import Effect, Send
 from mcpref.reference.versions import Era
 
 MODERN_ONLY = ["2026-07-28"]

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, run
 
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.messages import PARSE_ERROR, encode, error_answer, parse_line
+from mcpref.reference.session_types import Effect, Send
 
 EXACT = 2**53 - 1
 

@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, enveloped_request, run
 
-from mcpref.reference.dispatcher import Effect
 from mcpref.reference.eras import DISCOVER, META_VERSION
+from mcpref.reference.session_types import Effect
 from mcpref.reference.versions import SUPPORTED
 
 

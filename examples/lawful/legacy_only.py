@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import run
 
-from mcpref.reference.dispatcher import Eras, ServerSession
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Eras
 
 if __name__ == "__main__":
     raise SystemExit(run(session=ServerSession(eras=Eras.LEGACY)))

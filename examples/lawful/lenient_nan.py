@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, run
 
-from mcpref.reference.dispatcher import Effect
 from mcpref.reference.messages import ParseFailure, parse_line
+from mcpref.reference.session_types import Effect
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, enveloped_request, notification, run
 
-from mcpref.reference.dispatcher import Effect
 from mcpref.reference.eras import META_LOG_LEVEL
+from mcpref.reference.session_types import Effect
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

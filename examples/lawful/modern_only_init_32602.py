@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Answer, Handle, edit_answers, message_of, run
 
-from mcpref.reference.dispatcher import Effect, Eras, Send, ServerSession
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.messages import INVALID_PARAMS, Request
+from mcpref.reference.session_types import Effect, Eras, Send
 
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 

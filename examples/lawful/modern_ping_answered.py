@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 from _harness import Handle, message_of, run
 
 from mcpref.reference import stateless
-from mcpref.reference.dispatcher import SERVER_INFO, Effect, Send
+from mcpref.reference.dispatcher import SERVER_INFO
 from mcpref.reference.messages import METHOD_NOT_FOUND, Request, answer_line, error_text, result_text
+from mcpref.reference.session_types import Effect, Send
 
 GONE = "Method not found: ping (removed in 2026-07-28)"
 

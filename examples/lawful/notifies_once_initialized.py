@@ -23,9 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Answer, Handle, edit_answers, message_of, notification, run, served_at_once
 
-from mcpref.reference.dispatcher import Effect, ServerSession
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.framer import FrameEvent, LineFramer
 from mcpref.reference.messages import Notification, Request
+from mcpref.reference.session_types import Effect
 
 LIST_CHANGED = notification("notifications/tools/list_changed")
 

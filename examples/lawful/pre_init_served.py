@@ -19,9 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, message_of, run
 
-from mcpref.reference.dispatcher import Effect, Send, ServerSession
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.handshake import Phase
 from mcpref.reference.messages import INVALID_REQUEST, Request, encode, error_answer
+from mcpref.reference.session_types import Effect, Send
 from mcpref.reference.versions import LATEST
 
 session = ServerSession()

@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import Handle, message_of, run
 
-from mcpref.reference.dispatcher import Effect, Send, ServerSession
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.messages import INVALID_REQUEST, Request, encode, error_answer
+from mcpref.reference.session_types import Effect, Send
 
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:

@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 
 from _harness import counter_offering, run
 
-from mcpref.reference.dispatcher import Eras, ServerSession, VersionPolicy
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Eras, VersionPolicy
 from mcpref.reference.versions import V2025_06_18, only
 
 session = ServerSession(version_policy=VersionPolicy.COUNTER_OFFER, eras=Eras.LEGACY)

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 from _harness import Answer, Handle, edit_answers, message_of, run
 
 from mcpref.reference import tools
-from mcpref.reference.dispatcher import Effect, Send
 from mcpref.reference.messages import INTERNAL_ERROR, Request, error_answer
+from mcpref.reference.session_types import Effect, Send
 
 
 def ran(message: object) -> bool:

@@ -18,9 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # examples/, for t
 from _harness import Answer, Handle, edit_answers, message_of, run
 
 from mcpref.reference import stateless
-from mcpref.reference.dispatcher import SERVER_INFO, Effect, Send
+from mcpref.reference.dispatcher import SERVER_INFO
 from mcpref.reference.eras import era_of
 from mcpref.reference.messages import INVALID_PARAMS, JsonObject, Request
+from mcpref.reference.session_types import Effect, Send
 from mcpref.reference.versions import Era
 
 

@@ -21,7 +21,7 @@ Hypothesis's own do::
 - ``request_ids()``: ids a peer must echo exactly: large and negative integers, numeric and
   non-ASCII strings, raw U+2028 inside a string.
 
-Names not listed here (``mcpref.fuzz.generate.strategies``) may change from one version to the next.
+Names not listed here (``mcpref.fuzz.generate``) may change from one version to the next.
 """
 
 from __future__ import annotations
@@ -30,8 +30,11 @@ import itertools
 
 from hypothesis import strategies as st
 
+from mcpref.fuzz.generate.case import Case
+from mcpref.fuzz.generate.hostile import HOSTILE, hostile_line
+from mcpref.fuzz.generate.messages import valid_id
 from mcpref.fuzz.generate.modern_strategies import modern_cases
-from mcpref.fuzz.generate.strategies import HOSTILE, Case, cases, hostile_line, valid_id
+from mcpref.fuzz.generate.strategies import cases
 
 __all__ = ["Case", "chunkings", "hostile_lines", "modern_sessions", "request_ids", "sessions"]
 

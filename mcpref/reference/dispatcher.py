@@ -1,8 +1,8 @@
 """The server side of a session, sans I/O: bytes in, effects out.
 
 ``ServerSession.receive_data`` takes whatever chunk the transport read and returns the
-effects it causes, in order: ``Send`` (bytes for stdout), ``StartTimer`` and
-``CancelTimer`` (for tools that answer later), and ``Log`` (a line for stderr). The
+effects it causes (``session_types``), in order: ``Send`` (bytes for stdout), ``StartTimer``
+and ``CancelTimer`` (for tools that answer later), and ``Log`` (a line for stderr). The
 I/O layer owns the clock: when a timer fires it calls ``complete`` and performs the
 effects that returns. Nothing here reads, writes, sleeps or looks at the time.
 
@@ -21,7 +21,6 @@ fires; answers leave in completion order (RPC-CONCURRENT).
 
 from __future__ import annotations
 
-import enum
 import itertools
 from dataclasses import dataclass, field
 from typing import TypeAlias
@@ -55,55 +54,14 @@ from .messages import (
     parse_line,
     result_text,
 )
-from .versions import BY_NAME, LATEST, MODERN, SUPPORTED, Era, ProtocolVersion, newest_first
+from .session_types import CancelTimer, Effect, Eras, Log, Send, StartTimer, VersionPolicy
+from .versions import BY_NAME, LATEST, SUPPORTED, Era, ProtocolVersion
 
 SERVER_NAME = "mcpref"
 SERVER_VERSION = __version__
 SERVER_INFO: JsonObject = {"name": SERVER_NAME, "version": SERVER_VERSION}
 CAPABILITIES: JsonObject = {"tools": {"listChanged": False}}  # CAP-ANNOUNCED-METHODS: only what works
 
-
-class Eras(enum.Enum):
-    """Which eras a session serves (MOD-DUAL-ERA)."""
-
-    BOTH = "both"
-    MODERN = "modern"
-    LEGACY = "legacy"
-
-    @property
-    def versions(self) -> tuple[ProtocolVersion, ...]:
-        """The versions served, newest first: what server/discover and -32022 list."""
-        modern = newest_first(MODERN) if self is not Eras.LEGACY else ()
-        return modern + (SUPPORTED if self is not Eras.MODERN else ())
-
-
-class VersionPolicy(enum.Enum):
-    REJECT = "reject"  # LIFE-VERSION-REJECT (default, the seeds' rule)
-    COUNTER_OFFER = "counter-offer"  # LIFE-VERSION-COUNTER-OFFER
-
-
-@dataclass(frozen=True, slots=True)
-class Send:
-    data: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class StartTimer:
-    token: int
-    seconds: float
-
-
-@dataclass(frozen=True, slots=True)
-class CancelTimer:
-    token: int
-
-
-@dataclass(frozen=True, slots=True)
-class Log:
-    text: str
-
-
-Effect: TypeAlias = Send | StartTimer | CancelTimer | Log
 
 # Ids 1 and "1" differ (RPC-ID-ECHO), and so must their keys.
 IdKey: TypeAlias = tuple[bool, RequestId]

@@ -22,8 +22,9 @@ import stat
 import sys
 from collections.abc import Awaitable, Callable
 
-from .dispatcher import CancelTimer, Effect, Eras, Log, Send, ServerSession, StartTimer, VersionPolicy
+from .dispatcher import ServerSession
 from .framer import DEFAULT_MAX_LINE_BYTES
+from .session_types import CancelTimer, Effect, Eras, Log, Send, StartTimer, VersionPolicy
 
 READ_SIZE = 64 * 1024
 # About 1 KiB each: a client can hold 100 MiB of the server's memory at most, plus one read's worth.

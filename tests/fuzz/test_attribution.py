@@ -28,8 +28,9 @@ from mcpref.fuzz.campaign.outcome import (
     settled,
 )
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import Run, Timing
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from mcpref.fuzz.campaign.search import reproducible
 from mcpref.fuzz.generate.campaign_cases import campaign_cases, corpus_cases
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
-from mcpref.fuzz.generate.strategies import Case
 from mcpref.reference.versions import Era
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.integrate.check import check_rows, check_served
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.reference.versions import Era

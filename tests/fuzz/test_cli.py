@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.generate.corpus import SCENARIOS
-from mcpref.fuzz.generate.strategies import encode, request
+from mcpref.fuzz.generate.messages import encode, request
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report.reproducer import (
     SHELL_LINE_MAX,
@@ -222,7 +222,7 @@ def test_replay_transcript_shows_the_session_as_it_went(tmp_path: Path) -> None:
 
 
 def test_a_transcript_shows_what_a_reader_could_miss() -> None:
-    from mcpref.fuzz.drive.target import Direction, Event
+    from mcpref.fuzz.drive.process import Direction, Event
     from mcpref.fuzz.report.reproducer import session_transcript, visible
 
     assert visible(b'{"a":"\xe2\x80\xa8\r\x00\xff"}') == '{"a":"\\u2028\\x0d\\x00\\xff"}'

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.integrate.check import check_rows
 from mcpref.fuzz.judge.oracle import Profile
 

@@ -18,8 +18,9 @@ from mcpref.fuzz.campaign.jobs import merge, run_jobs
 from mcpref.fuzz.campaign.outcome import Failure, Outcome, Stats
 from mcpref.fuzz.campaign.runner import YOUNG_OBJECTS_PER_COLLECTION, Campaign
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import Run, Timing
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.judge.oracle import Finding
 
 

@@ -13,10 +13,13 @@ from mcpref.fuzz.campaign.attribution import initialized_again
 from mcpref.fuzz.campaign.runner import Campaign
 from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import Run, Timing, run_case
+from mcpref.fuzz.drive.target import Run, run_case
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus import _ready, scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
-from mcpref.fuzz.generate.strategies import INITIALIZED, PLAIN_HANDSHAKES, Case, cases, encode, initialize, request
+from mcpref.fuzz.generate.messages import INITIALIZED, PLAIN_HANDSHAKES, encode, initialize, request
+from mcpref.fuzz.generate.strategies import cases
 from mcpref.fuzz.integrate import check_runs
 from mcpref.fuzz.integrate.check import check_rows
 from mcpref.fuzz.integrate.check_runs import _body

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from test_campaign import campaign
 
-from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.integrate.check import check_rows
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.reference.versions import Era

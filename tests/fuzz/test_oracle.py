@@ -11,12 +11,16 @@ import pytest
 from hypothesis import given, settings
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import SENTINEL_IDS, probe
-from mcpref.fuzz.generate.strategies import Case, cases, encode, initialize, request
+from mcpref.fuzz.drive.process import SENTINEL_IDS
+from mcpref.fuzz.drive.target import probe
+from mcpref.fuzz.generate.case import Case
+from mcpref.fuzz.generate.messages import encode, initialize, request
+from mcpref.fuzz.generate.strategies import cases
 from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, split_lines
 from mcpref.fuzz.judge.session import same_id_changed
-from mcpref.reference.dispatcher import Eras, Send, ServerSession, StartTimer
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Eras, Send, StartTimer
 from mcpref.reference.versions import Era
 
 

@@ -6,8 +6,8 @@ import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import SENTINEL_IDS
-from mcpref.fuzz.generate.strategies import encode, initialize, request
+from mcpref.fuzz.drive.process import SENTINEL_IDS
+from mcpref.fuzz.generate.messages import encode, initialize, request
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 
 ROOTS = b'{"jsonrpc":"2.0","id":"s1","method":"roots/list"}'

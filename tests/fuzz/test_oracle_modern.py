@@ -17,14 +17,14 @@ from hypothesis import given, settings
 from test_oracle import failing, reference_observation
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import SENTINEL_IDS
+from mcpref.fuzz.drive.process import SENTINEL_IDS
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.modern_strategies import modern_cases
-from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.lifecycle import refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
-from mcpref.reference.dispatcher import Eras
 from mcpref.reference.eras import LEGACY, MODERN, meta
+from mcpref.reference.session_types import Eras
 from mcpref.reference.versions import V2025_11_25, V2026_07_28, Era
 
 SERVER = {"io.modelcontextprotocol/serverInfo": {"name": "t", "version": "1"}}

@@ -14,9 +14,10 @@ import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, reference_observation, rules
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import SENTINEL_ID, SENTINEL_IDS
+from mcpref.fuzz.drive.process import SENTINEL_ID, SENTINEL_IDS
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL
-from mcpref.fuzz.generate.strategies import Case, JsonDict, encode, initialize, notification, request
+from mcpref.fuzz.generate.messages import JsonDict, encode, initialize, notification, request
 from mcpref.fuzz.judge.framing import judge_exit
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 from mcpref.fuzz.judge.tools import _checkable

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.campaign.runner import Campaign
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.generate.case import Case
 
 REFERENCE = [sys.executable, "-m", "mcpref.reference"]
 

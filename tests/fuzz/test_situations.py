@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_oracle import reference_observation
 
-from mcpref.fuzz.drive.target import Timing
+from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.integrate.check import SITUATIONS, check_rows
 from mcpref.fuzz.judge.oracle import Profile, witnessed

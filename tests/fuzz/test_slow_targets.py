@@ -20,7 +20,8 @@ import pytest
 
 from mcpref.fuzz.drive import signs
 from mcpref.fuzz.drive.signs import look, machine_quiet
-from mcpref.fuzz.drive.target import Timing, run_case
+from mcpref.fuzz.drive.target import run_case
+from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.drive.waiting import Patience
 from mcpref.fuzz.judge.oracle import Profile, Status, judge
 

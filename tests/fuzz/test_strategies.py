@@ -7,18 +7,10 @@ from collections import Counter
 
 from hypothesis import HealthCheck, find, given, seed, settings
 
-from mcpref.fuzz.generate.strategies import (
-    FRESH_MAX_LINES,
-    HOSTILE_KINDS,
-    INITIALIZED,
-    LINE_SHAPES,
-    METHODS,
-    PLAIN_HANDSHAKES,
-    Case,
-    _inside_string_ids,
-    cases,
-    encode,
-)
+from mcpref.fuzz.generate.case import Case, _inside_string_ids
+from mcpref.fuzz.generate.hostile import HOSTILE_KINDS
+from mcpref.fuzz.generate.messages import INITIALIZED, PLAIN_HANDSHAKES, encode
+from mcpref.fuzz.generate.strategies import FRESH_MAX_LINES, LINE_SHAPES, METHODS, cases
 
 READY = encode(INITIALIZED)
 

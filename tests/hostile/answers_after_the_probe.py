@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from mcpref.reference.dispatcher import Send, ServerSession
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Send
 
 session, lock = ServerSession(), threading.Lock()
 

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from mcpref.reference.dispatcher import Effect, Send, ServerSession, StartTimer
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Effect, Send, StartTimer
 
 ASKED = {"s1": "sampling/createMessage", "r1": "roots/list", "e1": "elicitation/create", "p1": "ping"}
 for request_id, method in ASKED.items():

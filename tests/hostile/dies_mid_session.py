@@ -5,7 +5,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from mcpref.reference.dispatcher import Send, ServerSession
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Send
 
 session, seen = ServerSession(), 0
 while (chunk := os.read(0, 65536)) and seen < 2:

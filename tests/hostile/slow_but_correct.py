@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from mcpref.reference import dispatcher, server
+from mcpref.reference import dispatcher, server, session_types
 
 
 def burn(seconds: float) -> None:
@@ -25,7 +25,7 @@ burn(0.2)
 receive = dispatcher.ServerSession.receive_data
 
 
-def slow_receive(self: dispatcher.ServerSession, data: bytes) -> list[dispatcher.Effect]:
+def slow_receive(self: dispatcher.ServerSession, data: bytes) -> list[session_types.Effect]:
     burn(len(data) * 4.0 / 2**20)
     return receive(self, data)
 

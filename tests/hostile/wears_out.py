@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from mcpref.reference.dispatcher import Effect, Send, ServerSession, StartTimer
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Effect, Send, StartTimer
 
 session, seen, buffer = ServerSession(), 0, b""
 

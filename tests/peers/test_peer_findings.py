@@ -20,9 +20,10 @@ import pytest
 from peerlib import PYTHON_SERVER, ROOT, TS_SERVER, node_missing
 
 from mcpref.fuzz.campaign.attribution import relabel_invalid_utf8
-from mcpref.fuzz.drive.target import Timing, run_case
+from mcpref.fuzz.drive.target import run_case
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus import KEPT_HEAD_OF
-from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 from mcpref.fuzz.report.reproducer import FORMAT
 

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from mcpref.fuzz.generate.corpus import SEED_HANDSHAKE, SEED_TOOLS, call
-from mcpref.fuzz.generate.strategies import initialize, notification, request
+from mcpref.fuzz.generate.messages import initialize, notification, request
 from mcpref.reference.versions import SUPPORTED_NAMES
 
 TOOL_NAMES = ["lire_prix", "echo", "fail", "attendre"]

@@ -33,9 +33,10 @@ from seed_scripts import (
     text_of,
 )
 
-from mcpref.fuzz.generate.strategies import CLIENT_INFO
-from mcpref.reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer, VersionPolicy
+from mcpref.fuzz.generate.messages import CLIENT_INFO
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.handshake import Phase
+from mcpref.reference.session_types import CancelTimer, Effect, Log, Send, StartTimer, VersionPolicy
 from mcpref.reference.versions import SUPPORTED_NAMES
 
 

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from mcpref.reference import handshake
-from mcpref.reference.dispatcher import Send, ServerSession, VersionPolicy
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.handshake import TRANSITIONS, Action, Handshake, HandshakeError, Input, Phase
+from mcpref.reference.session_types import Send, VersionPolicy
 from mcpref.reference.versions import BY_NAME, KNOWN, LATEST, SUPPORTED_NAMES
 
 # What every (phase, input) pair must do, written independently of the module's table.

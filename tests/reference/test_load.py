@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.generate.strategies import INITIALIZED, encode, initialize, notification, request
+from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, notification, request
 from mcpref.fuzz.judge.oracle import judge, split_lines
 
 COUNT = 10_000

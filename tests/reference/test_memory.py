@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpref.fuzz.generate.strategies import INITIALIZED, encode, initialize, request
+from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, request
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc to read peak memory")
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from mcpref.reference.dispatcher import Eras, Send, ServerSession, StartTimer
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.eras import LEGACY, META_SERVER_INFO, MODERN, era_of, meta
+from mcpref.reference.session_types import Eras, Send, StartTimer
 from mcpref.reference.versions import V2025_11_25, V2026_07_28, Era
 
 ALL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]

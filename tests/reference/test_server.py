@@ -44,7 +44,8 @@ from seed_scripts import (
 )
 
 from mcpref.reference import server
-from mcpref.reference.dispatcher import ServerSession, VersionPolicy
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import VersionPolicy
 
 # The stdio loops run only in processes of their own: those processes are measured.
 pytestmark = pytest.mark.traced

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from mcpref.fuzz.drive.kept import Session
-from mcpref.fuzz.drive.target import Run, Timing
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.judge.modern import own_rule
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, has_false_line_end, id_key, only_cr_line_ends
 from mcpref.fuzz.judge.reading import Request, classify, is_valid_id, parse_line

@@ -19,8 +19,9 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_false_line_ends,
     relabel_invalid_utf8,
 )
-from mcpref.fuzz.drive.target import OutOfTime, Run, Timing
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.drive.timing import OutOfTime, Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status
 
 # How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all: at

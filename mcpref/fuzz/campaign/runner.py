@@ -53,9 +53,11 @@ from mcpref.fuzz.campaign.outcome import (
 )
 from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, reproducible
 from mcpref.fuzz.drive.kept import Session
-from mcpref.fuzz.drive.target import OutOfTime, Process, Run, Timing, run_case, within
+from mcpref.fuzz.drive.process import Process
+from mcpref.fuzz.drive.target import Run, run_case
+from mcpref.fuzz.drive.timing import OutOfTime, Timing, within
 from mcpref.fuzz.generate.campaign_cases import campaign_cases
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge_run
 from mcpref.reference.versions import BY_NAME, Era

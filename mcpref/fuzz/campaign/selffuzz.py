@@ -23,8 +23,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcpref.reference.dispatcher import Send, ServerSession, StartTimer
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.messages import JsonValue
+from mcpref.reference.session_types import Send, StartTimer
 
 CORPUS = Path(__file__).resolve().parents[3] / "fuzz-corpus" / "self"  # in a clone
 MAX_LINE = 512  # small, so that over-long lines are common

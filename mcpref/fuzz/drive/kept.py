@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import SENTINEL_ID, OutOfTime, Process, Run, Timing, probe
+from mcpref.fuzz.drive.process import SENTINEL_ID, Process
+from mcpref.fuzz.drive.target import Run, probe
+from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.reference.versions import Era
 
 # How long a kept run reads on for a missing answer without a sign of work from the target: a

@@ -17,10 +17,12 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus import KEPT_HEAD_OF, KEPT_HEADS
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
+from mcpref.fuzz.generate.messages import encode, initialize
 from mcpref.fuzz.generate.modern_strategies import modern_cases
-from mcpref.fuzz.generate.strategies import Case, cases, encode, initialize
+from mcpref.fuzz.generate.strategies import cases
 from mcpref.reference.versions import Era
 
 CORPUS_ODDS = 4  # one draw in this many picks the corpus, until each scenario has been drawn

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mcpref.fuzz.generate.strategies import INITIALIZED, Case, encode, initialize, notification, request
+from mcpref.fuzz.generate.case import Case
+from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, notification, request
 from mcpref.reference.versions import SUPPORTED_NAMES, Era
 
 

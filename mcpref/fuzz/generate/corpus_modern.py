@@ -12,7 +12,7 @@ import sys
 
 from mcpref.fuzz.generate import corpus
 from mcpref.fuzz.generate.corpus import Scenario, lines, scenario
-from mcpref.fuzz.generate.strategies import notification, request
+from mcpref.fuzz.generate.messages import notification, request
 from mcpref.reference.eras import LEGACY, META_LOG_LEVEL, META_VERSION, MODERN, meta
 from mcpref.reference.messages import JsonObject, JsonValue, RequestId
 from mcpref.reference.versions import BY_NAME as VERSIONS

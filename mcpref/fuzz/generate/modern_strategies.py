@@ -17,20 +17,10 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from mcpref.fuzz.generate.strategies import (
-    FRESH_MAX_LINES,
-    INITIALIZED,
-    Case,
-    DrawnLine,
-    JsonDict,
-    cut,
-    encode,
-    hostile_body,
-    initialize,
-    notification,
-    request,
-    valid_id,
-)
+from mcpref.fuzz.generate.case import Case, cut
+from mcpref.fuzz.generate.hostile import hostile_body
+from mcpref.fuzz.generate.messages import INITIALIZED, JsonDict, encode, initialize, notification, request, valid_id
+from mcpref.fuzz.generate.strategies import FRESH_MAX_LINES, DrawnLine
 from mcpref.reference.eras import INITIALIZE, META_CAPABILITIES, META_LOG_LEVEL, META_VERSION, MODERN, meta
 from mcpref.reference.messages import JsonObject
 from mcpref.reference.versions import V2025_11_25, V2026_07_28

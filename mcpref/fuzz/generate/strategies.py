@@ -1,130 +1,35 @@
-"""Hypothesis strategies for whole stdio sessions, cut into chunks.
+"""Hypothesis strategies for whole legacy stdio sessions, cut into chunks.
 
-A ``Case`` is a list of lines (each ending in LF) and the positions where the joined
-stream is cut into writes. Everything shrinks toward the plain: fewer lines (lists
-shrink), shorter hostile lines, earlier choices in each ``one_of`` (the well-formed
-ones come first), and no cuts at all (a single chunk).
-
-Ids are unique within a case (made from the message's position), so every answer can
-be matched to exactly one request; their shapes are the hostile part: huge integers,
-negative ones, numeric strings, non-ASCII strings, raw U+2028 inside a string.
+A session is a handshake ordering (complete, incomplete, repeated, out of order or
+malformed), then body lines: requests, notifications, answers to no request, batches and
+hostile lines (``generate.hostile``), drawn as a ``Case`` (``generate.case``). Everything
+shrinks toward the plain: fewer lines (lists shrink), shorter hostile lines, earlier
+choices in each ``one_of`` (the well-formed ones come first), and no cuts at all (a
+single chunk).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from mcpref.reference import eras
-from mcpref.reference.versions import SUPPORTED_NAMES
-
-JsonDict = dict[str, object]
-
-
-@dataclass(frozen=True)
-class Case:
-    lines: tuple[bytes, ...]
-    cuts: tuple[int, ...] = ()
-    settle: float = 0.0  # extra seconds to wait for tools that answer late
-    eof: bool = False  # the case ends by closing stdin and waiting for the exit, instead of probing
-
-    # Computed once a case: a case runs and is judged several times, and its lines may
-    # be megabytes long.
-    @functools.cached_property
-    def stream(self) -> bytes:
-        return b"".join(self.lines)
-
-    @functools.cached_property
-    def chunks(self) -> tuple[bytes, ...]:
-        stream = self.stream
-        bounds = (0, *self.cuts, len(stream))
-        return tuple(stream[a:b] for a, b in itertools.pairwise(bounds) if b > a)
-
-    @property
-    def messages(self) -> int:
-        return len(self.lines)
-
-    @property
-    def kept_handshake(self) -> tuple[bytes, ...] | None:
-        """The plain handshake this case starts with, as the chunks it is written in (one, or
-        initialize and notifications/initialized apart), when a cut follows it; else None.
-
-        Such a case can run in a process kept from an earlier one (``fuzz.target.Session``):
-        its body reaches the target as the same chunks either way. One that ends by closing stdin
-        ends its process: it runs in a fresh one.
-        """
-        if self.eof:
-            return None
-        if (head := self.opening_chunk(PLAIN_HANDSHAKES)) is not None:
-            return (head,)
-        stepwise = b"".join(self.lines[:2]) in PLAIN_HANDSHAKES and self.chunks[:2] == self.lines[:2]
-        return self.lines[:2] if stepwise else None
-
-    def opening_chunk(self, handshakes: frozenset[bytes]) -> bytes | None:
-        """The case's first two lines when they are one of ``handshakes`` and its first chunk."""
-        head = b"".join(self.lines[:2])
-        return head if head in handshakes and self.chunks[0] == head else None
-
-
-def encode(obj: object) -> bytes:
-    """One message line, with raw non-ASCII characters so that multi-byte UTF-8 gets cut."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-
-
-def request(request_id: object, method: str, params: JsonDict | None = None) -> JsonDict:
-    message: JsonDict = {"jsonrpc": "2.0", "id": request_id, "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
-
-
-def notification(method: str, params: JsonDict | None = None) -> JsonDict:
-    message: JsonDict = {"jsonrpc": "2.0", "method": method}
-    if params is not None:
-        message["params"] = params
-    return message
-
-
-CLIENT_INFO: JsonDict = dict(eras.CLIENT_INFO)
-
-
-def initialize(request_id: object, version: object, capabilities: JsonDict | None = None) -> JsonDict:
-    params = {"protocolVersion": version, "capabilities": capabilities or {}, "clientInfo": CLIENT_INFO}
-    return request(request_id, "initialize", params)
-
-
-INITIALIZED = notification("notifications/initialized")
-# The plain handshake of each version, which most cases start with: see ``Case.kept_handshake``.
-PLAIN_HANDSHAKES = frozenset(encode(initialize("init-1", v)) + encode(INITIALIZED) for v in SUPPORTED_NAMES)
-
-
-# Strategies are built once, here: building one per draw costs Hypothesis more than drawing from it.
-_ID_SHAPES: tuple[Callable[[int], int | str], ...] = (
-    lambda index: index,
-    str,
-    lambda index: 2**53 + 1 + index,
-    lambda index: -1 - index,
-    lambda index: f"é-{index}",
-    lambda index: f"\u2028{index}",
-    lambda index: f"日本{index}",
-    lambda index: 10**30 + index,
+from mcpref.fuzz.generate.case import Case, cut
+from mcpref.fuzz.generate.hostile import HOSTILE_KINDS, hostile_line
+from mcpref.fuzz.generate.messages import (
+    INITIALIZED,
+    PLAIN_HANDSHAKES,
+    JsonDict,
+    encode,
+    initialize,
+    notification,
+    request,
+    valid_id,
 )
-ID_SHAPES = st.sampled_from(_ID_SHAPES)
-
-
-def valid_id(draw: st.DrawFn, index: int) -> int | str:
-    """A well-formed id made from the message's position, in one of the shapes peers mishandle."""
-    return draw(ID_SHAPES, label="id")(index)
-
-
-INVALID_IDS: st.SearchStrategy[object] = st.sampled_from([None, True, False, 1.5, 1.0, {}, [], {"id": 1}])
-
+from mcpref.reference.versions import SUPPORTED_NAMES
 
 VERSIONS = st.sampled_from(SUPPORTED_NAMES)
 # Most sessions start with the plain handshake, which a kept process has already done
@@ -211,113 +116,6 @@ def plain_request(draw: st.DrawFn, index: int, method: str) -> JsonDict:
     return request(request_id, method)
 
 
-def _nested(depth: int) -> str:
-    return "[" * depth + "]" * depth
-
-
-HOSTILE_KINDS = (
-    "not-json",
-    "truncated",
-    "invalid-utf8",
-    "nan",
-    "deep",
-    "lone-surrogate",
-    "raw-separator",
-    "raw-cr",
-    "bom",
-    "huge",
-    "odd-id",
-    "bad-envelope",
-    "duplicate-key",
-    "extra-key",
-    "text",
-)
-INVALID_UTF8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf"])
-NON_FINITE = st.sampled_from(["NaN", "Infinity", "-Infinity"])
-DEPTHS = st.sampled_from([100, 300, 1000, 100_000])
-SEPARATORS = st.sampled_from(["\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"])
-HUGE_SIZES = st.sampled_from(["answer", "line"])
-BAD_ENVELOPES = st.sampled_from(
-    ["method-number", "jsonrpc-1", "no-jsonrpc", "params-string", "params-null", "scalar", "no-method"]
-)
-OVER_A_MEBIBYTE = b"x" * 1_200_000
-TEXT_LINES = st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=40)
-
-
-def _with_param(line: bytes, member: bytes) -> bytes:
-    """``line`` (a request object, without its LF) with one more member in its params, and an LF."""
-    if b'"params":{' in line:
-        return line.replace(b'"params":{', b'"params":{' + member + b",", 1) + b"\n"
-    return line[:-1] + b',"params":{' + member + b"}}\n"
-
-
-def hostile_line(draw: st.DrawFn, index: int, kind: str, base: Callable[[object], JsonDict] | None = None) -> bytes:
-    """A line that tests the peer's parser and framer, most carrying a request to answer.
-
-    The request is a ``ping``, or what ``base`` builds for the drawn id (another era's probe).
-    """
-    request_id = valid_id(draw, index)
-    ping = encode(request(request_id, "ping") if base is None else base(request_id)).rstrip(b"\n")
-    if kind == "not-json":
-        return b"pas du json\n"
-    if kind == "truncated":
-        return ping[: draw(st.integers(1, len(ping) - 1))] + b"\n"
-    if kind == "invalid-utf8":
-        bad = draw(INVALID_UTF8)
-        return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "@"}})).replace(
-            b"@", bad
-        )
-    if kind == "nan":
-        constant = draw(NON_FINITE)
-        return _with_param(ping, b'"x":' + constant.encode())
-    if kind == "deep":
-        depth = draw(DEPTHS)
-        return _with_param(ping, b'"x":' + _nested(depth).encode())
-    if kind == "lone-surrogate":
-        return _with_param(ping, b'"x":"\\ud800"')
-    if kind == "raw-separator":
-        separator = draw(SEPARATORS)
-        if separator in "\x0b\x0c\x1c":
-            return _with_param(ping, b'"x":"a' + separator.encode() + b'"')  # raw control: not JSON
-        return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": f"a{separator}b"}}))
-    if kind == "raw-cr":
-        return ping.replace(b",", b",\r", 1) + b"\n"
-    if kind == "bom":
-        return b"\xef\xbb\xbf" + ping + b"\n"
-    if kind == "huge":
-        if draw(HUGE_SIZES) == "answer":  # an answer larger than a pipe's buffer
-            return encode(request(request_id, "tools/call", {"name": "echo", "arguments": {"text": "x" * 70_000}}))
-        return _with_param(ping, b"".join((b'"x":"', OVER_A_MEBIBYTE, b'"')))  # a line over 1 MiB
-    if kind == "odd-id":
-        return encode(request(draw(INVALID_IDS), "ping"))
-    if kind == "bad-envelope":
-        shape = draw(BAD_ENVELOPES)
-        body: object = {
-            "method-number": {"jsonrpc": "2.0", "id": request_id, "method": 5},
-            "jsonrpc-1": {"jsonrpc": "1.0", "id": request_id, "method": "ping"},
-            "no-jsonrpc": {"id": request_id, "method": "ping"},
-            "params-string": {"jsonrpc": "2.0", "id": request_id, "method": "ping", "params": "x"},
-            "params-null": {"jsonrpc": "2.0", "id": request_id, "method": "ping", "params": None},
-            "scalar": 42,
-            "no-method": {"jsonrpc": "2.0", "id": request_id},
-        }[shape]
-        return encode(body)
-    if kind == "duplicate-key":
-        return ping.replace(b'"jsonrpc":"2.0"', b'"jsonrpc":"2.0","jsonrpc":"2.0"') + b"\n"
-    if kind == "extra-key":
-        return ping[:-1] + b',"extra":true}\n'
-    text = draw(TEXT_LINES)
-    return text.encode() + b"\n"
-
-
-HOSTILE = st.sampled_from(HOSTILE_KINDS)
-
-
-def hostile_body(draw: st.DrawFn, index: int, base: Callable[[object], JsonDict]) -> bytes:
-    """A hostile line of any kind, built on what ``base`` makes of the drawn id."""
-    return hostile_line(draw, index, draw(HOSTILE, label="hostile"), base)
-
-
 NOTIFICATION_METHODS = ("notifications/unknown", "notifications/cancelled", "notifications/initialized")
 BATCH_MEMBERS = st.lists(st.integers(0, 2), max_size=3)
 # A body line's kind, each given a share in sevenths (hostile lines are where servers break),
@@ -379,22 +177,7 @@ def _body_bytes(draw: st.DrawFn, index: int) -> bytes:
     return encode(batch)
 
 
-def _inside_string_ids(stream: bytes) -> list[int]:
-    positions: list[int] = []
-    start = stream.find(b'"id":"')
-    while start >= 0:
-        end = stream.find(b'"', start + 6)
-        positions += [i for i in range(start + 6, end) if 0x80 <= stream[i] <= 0xBF]
-        start = stream.find(b'"id":"', end)
-    return positions
-
-
 FRESH_MAX_LINES = 8
-# A cut is drawn as (aimed or not, a 32-bit spot): a spot scales to the positions after the
-# handshake, or picks one of the aimed ones. Built once, unlike strategies bounded by each
-# case's length, which Hypothesis would validate anew every case.
-CUT_SPOTS = st.lists(st.tuples(st.booleans(), st.integers(0, 2**32 - 1)), max_size=8)
-EVERY_AIMED = st.booleans()
 
 
 @st.composite
@@ -420,25 +203,3 @@ def cases(draw: st.DrawFn, version: str | None = None, max_lines: int = 32) -> C
     if draw(STEPWISE, label="initialized a chunk after initialize"):
         return replace(case, cuts=(len(lines[0]), *case.cuts))
     return case
-
-
-def cut(draw: st.DrawFn, lines: list[bytes], head: int) -> Case:
-    """The case of ``lines``, cut into chunks anywhere after the first ``head`` bytes."""
-    stream = b"".join(lines)
-    cuts: tuple[int, ...] = (head,) if 0 < head < len(stream) else ()
-    inside = len(stream) - head - 1  # the positions a cut can take, after the handshake's
-    if inside > 0:
-        # Cuts anywhere, or aimed inside the multi-byte characters of string ids, where
-        # per-chunk decoding breaks something the answer shows: some, or every one of them.
-        aimed = [position for position in _inside_string_ids(stream) if position > head]
-        if len(aimed) > 0 and draw(EVERY_AIMED, label="cut at every aimed position"):
-            cuts += tuple(aimed[:64])
-        else:
-            spots = draw(CUT_SPOTS, label="cuts")
-            chosen = {
-                aimed[spot % len(aimed)] if at_aimed and aimed else head + 1 + (spot * inside >> 32)
-                for at_aimed, spot in spots
-            }
-            cuts += tuple(sorted(chosen))
-    settle = 0.05 if any(b'"attendre"' in line for line in lines) else 0.0
-    return Case(tuple(lines), cuts, settle)

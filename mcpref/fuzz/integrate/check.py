@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from mcpref.fuzz.drive.target import Run, Timing, within
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
 from mcpref.fuzz.judge.oracle import Profile, Status

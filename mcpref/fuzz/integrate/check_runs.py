@@ -27,10 +27,11 @@ from mcpref.fuzz.campaign.attribution import (
 )
 from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import OutOfTime, Run, Timing, run_case
+from mcpref.fuzz.drive.target import Run, run_case
+from mcpref.fuzz.drive.timing import OutOfTime, Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
-from mcpref.fuzz.generate.strategies import Case
 from mcpref.fuzz.judge.lifecycle import negotiated_versions, refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run, witnessed

@@ -23,7 +23,9 @@ from pathlib import Path
 
 from mcpref.fuzz.drive import waiting
 from mcpref.fuzz.drive.client_run import TemplateError
-from mcpref.fuzz.drive.target import TargetError, Timing, run_case
+from mcpref.fuzz.drive.process import TargetError
+from mcpref.fuzz.drive.target import run_case
+from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.integrate import check_client, selection
 from mcpref.fuzz.integrate.check import check_cause, check_rows

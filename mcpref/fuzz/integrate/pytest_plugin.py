@@ -195,7 +195,8 @@ def _rows(config: pytest.Config, wanted: frozenset[str] | None = None) -> Rows:
 
 
 def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
-    from mcpref.fuzz.drive.target import TargetError, Timing
+    from mcpref.fuzz.drive.process import TargetError
+    from mcpref.fuzz.drive.timing import Timing
     from mcpref.fuzz.generate.corpus_modern import era_of_version
     from mcpref.fuzz.integrate.check import check_served
     from mcpref.fuzz.judge.oracle import Profile

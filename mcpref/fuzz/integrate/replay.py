@@ -20,8 +20,9 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_false_line_ends,
     relabel_invalid_utf8,
 )
-from mcpref.fuzz.drive.target import Timing, run_case
-from mcpref.fuzz.generate.strategies import Case
+from mcpref.fuzz.drive.target import run_case
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.integrate import check_client as check_client_command
 from mcpref.fuzz.judge.oracle import Finding, Status, judge, judge_run
 from mcpref.fuzz.report.ci import EXIT_CLEAN, EXIT_FOUND

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpref.fuzz.drive.target import SENTINEL_IDS, Direction, Event, Run, probe
+from mcpref.fuzz.drive.process import SENTINEL_IDS, Direction, Event
+from mcpref.fuzz.drive.target import Run, probe
 from mcpref.fuzz.judge.oracle import Finding, Profile
 from mcpref.reference.versions import Era
 

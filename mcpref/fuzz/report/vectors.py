@@ -32,17 +32,19 @@ import sys
 from pathlib import Path
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.target import Timing, probe
+from mcpref.fuzz.drive.target import probe
+from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.judge.oracle import judge, split_lines
 from mcpref.fuzz.report.reproducer import write_atomic
 from mcpref.fuzz.report.vector_spec import Oracle, Outputs, encode, expect_id, expect_nulls, line_ids, null_count
-from mcpref.reference.dispatcher import CancelTimer, Effect, Send, ServerSession, StartTimer, id_key
+from mcpref.reference.dispatcher import ServerSession, id_key
 from mcpref.reference.messages import (
     JsonValue,
     RequestId,
 )
+from mcpref.reference.session_types import CancelTimer, Effect, Send, StartTimer
 from mcpref.reference.versions import Era
 
 FORMAT = "mcpref-vector/1"
