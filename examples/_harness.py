@@ -32,7 +32,7 @@ from typing import Any, NoReturn, Protocol, TypeAlias
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root, for ``reference``
 
-from mcpref.reference.dispatcher import CancelTimer, Effect, Log, Send, ServerSession, StartTimer
+from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.eras import META_VERSION
 from mcpref.reference.framer import FrameEvent, LineFramer, TooLong
 from mcpref.reference.messages import (
@@ -46,6 +46,7 @@ from mcpref.reference.messages import (
     error_answer,
     parse_line,
 )
+from mcpref.reference.session_types import CancelTimer, Effect, Log, Send, StartTimer
 from mcpref.reference.versions import BY_NAME, SUPPORTED_NAMES, ProtocolVersion, Versions
 
 READ_SIZE = 64 * 1024
@@ -108,6 +109,18 @@ def legacy_request(line: bytes, method: str) -> tuple[Request, dict[str, Any]] |
     """``enveloped_request`` for a request of ``method`` whose ``_meta`` names no modern version."""
     found = enveloped_request(line)
     return None if found is None or found[0].method != method or META_VERSION in found[1] else found
+
+
+def request_version(session: ServerSession, line: bytes, method: str) -> str | None:
+    """The version a request of ``method`` in ``line`` is served under: its ``_meta``'s (a modern
+    request), else the one ``session`` negotiated ("" before any); None for another line."""
+    found = call_request(line, method)
+    if found is None:
+        return None
+    named = found[1].get(META_VERSION)
+    if named is not None:
+        return named if isinstance(named, str) else ""
+    return session.version.name if session.version is not None else ""
 
 
 def progress_token(envelope: dict[str, Any]) -> str | int | None:

@@ -38,6 +38,8 @@ FOUND = [
     ("progress_after_result", Era.MODERN, Profile.SPEC, "PROGRESS-TOKEN"),
     ("progress_repeats", Era.MODERN, Profile.SPEC, "PROGRESS-INCREASING"),
     ("cancels_back", Era.MODERN, Profile.SPEC, "MOD-SERVER-CANCEL"),
+    ("structured_missing", Era.LEGACY, Profile.SPEC, "TOOLS-CALL-RESULT"),
+    ("structured_missing", Era.MODERN, Profile.SPEC, "TOOLS-CALL-RESULT"),
 ]
 
 

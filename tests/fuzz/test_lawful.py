@@ -71,6 +71,7 @@ ERAS: dict[str, tuple[tuple[str, ...], ...]] = {
     "modern_only_init_32602": (MODERN,),  # serves no legacy version: the legacy corpus is not for it
     "logs_when_asked": (MODERN,),  # asking for a log level is the modern era's
     "tools_list_paginated": BOTH,
+    "structured_output": BOTH,
 }
 
 SERVERS = [
@@ -104,6 +105,7 @@ SERVERS = [
     pytest.param("unknown_tool_32601", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
     pytest.param("unknown_tool_is_error", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
     pytest.param("tools_list_paginated", marks=pytest.mark.spec("TOOLS-UNKNOWN")),
+    pytest.param("structured_output", marks=pytest.mark.spec("TOOLS-CALL-RESULT")),
     pytest.param("args_invalid_32602_always", marks=pytest.mark.spec("TOOLS-ARGS-INVALID")),
     pytest.param("args_invalid_is_error_always", marks=pytest.mark.spec("TOOLS-ARGS-INVALID")),
     pytest.param("unannounced_capability_32600", marks=pytest.mark.spec("CAP-UNANNOUNCED-METHOD")),

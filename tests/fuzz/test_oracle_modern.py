@@ -183,6 +183,24 @@ def test_a_modern_era_that_waits_for_a_legacy_handshake_is_named_as_such_once() 
     assert "MOD-STATELESS" not in {f.rule for f in judge(stream, observation)}
 
 
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+def test_modern_structured_content_may_be_any_json_value_and_conforms_to_its_output_schema() -> None:
+    tool = {"name": "noms", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array", "items": {"type": "string"}}}
+    sent = [modern(1, "tools/list"), modern(2, "tools/call", {"name": "noms", "arguments": {}})]
+    listing = result(1, typed(tools=[tool], ttlMs=0, cacheScope="private"))
+
+    def called(**body: Any) -> set[str]:
+        return verdict(sent, [listing, result(2, typed(content=[], **body))])
+
+    assert called(structuredContent=["a", "b"]) == set()
+    assert called(structuredContent=["a", 1]) == {"TOOLS-CALL-RESULT"}
+    assert called() == {"TOOLS-CALL-RESULT"}
+    assert called(isError=True) == set()
+    # Without an outputSchema, any value: null too.
+    unschemed = result(1, typed(tools=[{"name": "noms", "inputSchema": {"type": "object"}}], ttlMs=0, cacheScope="private"))
+    assert verdict(sent, [unschemed, result(2, typed(content=[], structuredContent=None))]) == set()
+
+
 @pytest.mark.spec("MOD-TOOLS-CACHE")
 def test_a_modern_tools_list_without_cache_fields_fails() -> None:
     sent = [modern(1, "tools/list")]

@@ -1151,6 +1151,83 @@ def test_a_tools_call_result_may_omit_is_error_and_hold_any_typed_content(value:
     assert verdict(_judge(session, [*output, result(1, value)])) == NONE
 
 
+# Structured results, from 2025-06-18: structuredContent an object (until 2026-07-28), and conforming
+# to the outputSchema its tool was listed with.
+
+ECHO_OUTPUT: JsonObject = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+
+
+def with_output_schema(version: str) -> tuple[list[bytes], list[bytes]]:
+    """A ready session whose server listed ``echo`` with ``ECHO_OUTPUT`` as its outputSchema."""
+    lines, init = ready(version)
+    echo = {"name": "echo", "inputSchema": {"type": "object"}, "outputSchema": ECHO_OUTPUT}
+    return [*lines, encode(request(2, "tools/list"))], [init, result(2, {"tools": [echo]})]
+
+
+def structured(value: object, **members: object) -> JsonDict:
+    return {"content": [{"type": "text", "text": "ok"}], "structuredContent": value, **members}
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+@pytest.mark.parametrize("value", [[1], "ok", None, 1, True])
+def test_structured_content_other_than_an_object_fails_from_2025_06_18_to_2025_11_25(value: object) -> None:
+    for version in ("2025-06-18", "2025-11-25"):
+        lines, output = with_tools(version)
+        session = [*lines, call(1, "echo", {"text": "ok"})]
+        findings = _judge(session, [*output, result(1, structured(value))])
+        assert verdict(findings) == fails("TOOLS-CALL-RESULT")
+        assert findings[0].message == "structuredContent is not an object"
+    # Before 2025-06-18 it is a member no version defines, which a result may hold.
+    lines, output = with_tools("2025-03-26")
+    session = [*lines, call(1, "echo", {"text": "ok"})]
+    assert verdict(_judge(session, [*output, result(1, structured(value))])) == NONE
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+@pytest.mark.parametrize(
+    "value",
+    [
+        structured({"text": "ok"}),
+        structured({"text": "ok", "more": [1]}),
+        # An error result need not conform (AMB-18), with or without structured content.
+        {"content": [{"type": "text", "text": "failed"}], "isError": True},
+        structured({"texte": 1}, isError=True),
+    ],
+)
+def test_a_result_conforming_to_its_tools_output_schema_or_an_error_result_passes(value: JsonDict) -> None:
+    for version in ("2025-06-18", "2025-11-25"):
+        lines, output = with_output_schema(version)
+        session = [*lines, call(1, "echo", {"text": "ok"})]
+        assert verdict(_judge(session, [*output, result(1, value)])) == NONE
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (TEXT, "a tool listed with an outputSchema answered without structuredContent"),
+        (structured({"texte": "ok"}), "structuredContent/text is required and absent, against the tool's outputSchema"),
+        (structured({"text": 1}, isError=False), "structuredContent/text is not of type string, against the tool's outputSchema"),
+    ],
+)
+def test_a_success_without_structured_content_conforming_to_its_tools_output_schema_fails(value: JsonDict, message: str) -> None:
+    lines, output = with_output_schema("2025-11-25")
+    session = [*lines, call(1, "echo", {"text": "ok"})]
+    findings = _judge(session, [*output, result(1, value)])
+    assert verdict(findings) == fails("TOOLS-CALL-RESULT")
+    assert [finding.message for finding in findings] == [message]
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT", "TOOLS-LIST-SHAPE")
+def test_an_output_schema_binds_nothing_before_2025_06_18_or_before_the_tool_is_listed() -> None:
+    lines, output = with_output_schema("2025-03-26")
+    session = [*lines, call(1, "echo", {"text": "ok"})]
+    # The listing holds a field 2025-03-26 does not define; the call's result is judged by its shape.
+    assert verdict(_judge(session, [*output, result(1, TEXT)])) == warns("TOOLS-LIST-SHAPE")
+    lines, init = ready("2025-11-25")
+    assert verdict(_judge([*lines, call(1, "echo", {"text": "ok"})], [init, result(1, TEXT)])) == NONE
+
+
 # The schema subset the oracle checks arguments against.
 
 CHECKABLE_BASE: JsonObject = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}

@@ -284,9 +284,15 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     scenario(
         "tool arguments under 2025-11-25",
-        ("TOOLS-ARGS-INVALID",),
+        ("TOOLS-ARGS-INVALID", "TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR"),
         *_ready("2025-11-25"),
-        *lines(request(1, "tools/list"), call(2, "lire_prix", {"produit": 5}), call(3, "lire_prix", {})),
+        # A valid call too: the one legacy call under a version with structured output.
+        *lines(
+            request(1, "tools/list"),
+            call(2, "lire_prix", {"produit": 5}),
+            call(3, "lire_prix", {}),
+            call(4, "echo", {"text": "x"}),
+        ),
     ),
     scenario(
         "tools listed per version", ("TOOLS-LIST-SHAPE",), *_ready("2025-03-26"), *lines(request(1, "tools/list"))

@@ -171,10 +171,11 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             ],
         }
         if status == statuses.UNTESTED:
-            s, run, _ = next(((s, run, met) for s, run, met in exercised if _seen(s, run)), exercised[0])
+            seen_through = [f'"{s.name}"' for s, run, _ in exercised if _seen(s, run)]
+            s, run, _ = exercised[0]
             row["reason"] = (
-                f'no scenario showed {SITUATIONS[rule.id]} ("{s.name}" ran through without one)'
-                if _seen(s, run)
+                f"no scenario showed {SITUATIONS[rule.id]} ({' and '.join(seen_through)} ran through without one)"
+                if seen_through
                 else f'the server {run.observation.ending or "exited"} before the scenario "{s.name}" could be judged'
             )
         rows.append(row)

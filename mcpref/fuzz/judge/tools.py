@@ -3,7 +3,7 @@
 In: a ``Session``, a tools/list or tools/call request's line index, the one answer it drew, and the
 ``Target`` the request is judged against (legacy or modern). Out: findings under TOOLS-* (and
 RPC-INVALID-PARAMS for a tools/call whose params name no call), and the tools listed, kept in the
-target: a call is judged against the input schema its tool was listed with.
+target: a call is judged against its tool as listed (its inputSchema and outputSchema).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Final
 
 from mcpref.fuzz.judge.arguments import argument_problem
 from mcpref.fuzz.judge.modern import error_code, show
+from mcpref.fuzz.judge.output_schema import misfit
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, Target, answered, result_of
 from mcpref.reference.messages import INVALID_PARAMS, JsonObject, JsonValue
@@ -30,6 +31,8 @@ TOOL_FIELDS: Final = {
     "icons": "2025-11-25",
     "execution": "2025-11-25",
 }
+STRUCTURED_SINCE: Final = "2025-06-18"  # structuredContent and outputSchema
+ANY_STRUCTURED_SINCE: Final = "2026-07-28"  # structuredContent any JSON value, no longer an object only
 
 
 def malformed_call(request: Request) -> bool:
@@ -70,7 +73,7 @@ def judge_list(session: Session, index: int, request: Request, answer: JsonObjec
     target.all_tools = result.get("nextCursor") is None
     for tool in tools:
         assert isinstance(tool, dict) and isinstance(tool["name"], str) and isinstance(tool["inputSchema"], dict)
-        target.tools[tool["name"]] = tool["inputSchema"]
+        target.tools[tool["name"]] = tool
         undefined = _undefined_tool_fields(tool, target.version)
         if undefined:
             session.find(
@@ -96,7 +99,7 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
     assert isinstance(name, str) and isinstance(arguments, dict)
     tools = target.tools
     if tools is None or (name not in tools and not target.all_tools):
-        _call_result(session, index, answer, known_tool=False)  # a tool the pages not fetched may list
+        _call_result(session, index, answer, None, target.version)  # a tool the pages not fetched may list
         return
     if name not in tools:
         session.witnessed.add("TOOLS-UNKNOWN")
@@ -109,11 +112,12 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
                 show(answer),
             )
         return
-    schema = tools[name]
+    schema = tools[name]["inputSchema"]
+    assert isinstance(schema, dict)  # judge_list keeps only tools with an inputSchema object
     problem = argument_problem(schema, arguments) if _checkable(schema) else None
     if problem is None:
         session.witnessed.add("TOOLS-EXEC-ERROR")
-        _call_result(session, index, answer, known_tool=True)
+        _call_result(session, index, answer, tools[name], target.version)
         return
     session.witnessed.add("TOOLS-ARGS-INVALID")
     version = BY_NAME.get(target.version or "")
@@ -137,10 +141,11 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
         )
 
 
-def _call_result(session: Session, index: int, answer: JsonObject, known_tool: bool) -> None:
+def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObject | None, version: str | None) -> None:
+    """A tools/call answer, judged by its shape, and by the ``tool`` listed for it where one was."""
     result = result_of(answer)
     if result is None:
-        if known_tool:
+        if tool is not None:
             session.find(
                 "TOOLS-EXEC-ERROR",
                 index,
@@ -163,6 +168,27 @@ def _call_result(session: Session, index: int, answer: JsonObject, known_tool: b
         )
     elif "isError" in result and not isinstance(result["isError"], bool):
         session.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", show(answer))
+    elif (problem := _structured_problem(result, tool, version)) is not None:
+        session.find("TOOLS-CALL-RESULT", index, *problem, show(answer))
+
+
+def _structured_problem(result: JsonObject, tool: JsonObject | None, version: str | None) -> tuple[str, str] | None:
+    """What is wrong with a result's structured content, and what was due, or None."""
+    if version is None or version < STRUCTURED_SINCE:  # no structured output yet: a member like any other
+        return None
+    present = "structuredContent" in result
+    structured = result.get("structuredContent")
+    if present and version < ANY_STRUCTURED_SINCE and not isinstance(structured, dict):
+        return "structuredContent is not an object", f"an object under {version}"
+    output_schema = (tool or {}).get("outputSchema")
+    # An error result need not conform: the specification leaves it open (SPEC_NOTES TOOLS-CALL-RESULT).
+    if output_schema is None or result.get("isError") is True:
+        return None
+    expected = "structuredContent conforming to the tool's outputSchema"
+    if not present:
+        return "a tool listed with an outputSchema answered without structuredContent", expected
+    found = misfit(output_schema, structured, "structuredContent")
+    return None if found is None else (f"{found}, against the tool's outputSchema", expected)
 
 
 def _undefined_tool_fields(tool: JsonObject, version: str | None) -> list[str]:

@@ -1,0 +1,110 @@
+"""The oracle's own reading of a tool's outputSchema: does a result's ``structuredContent`` conform?
+
+From 2025-06-18 a server that lists a tool with an ``outputSchema`` MUST give structured results that
+conform to it (TOOLS-CALL-RESULT). A full JSON Schema validator would be a dependency, and a dialect
+question (draft-07 before 2025-11-25 in practice, 2020-12 by default from it): the oracle reads only
+what it can read the same way in every dialect, and judges nothing it cannot.
+
+Why a partial reading invents no failure: the keywords of one schema object hold together (each must
+hold on its own), so a value that breaks one keyword read here breaks the schema, whatever the
+keywords not read say. The exceptions are named where they are handled:
+- draft-07 ignores every sibling of ``$ref``: a schema object holding ``$ref`` is not read at all;
+- ``additionalProperties`` depends on ``patternProperties``, and ``items`` on ``prefixItems`` (or is a
+  tuple in draft-07): each is read only without the other;
+- ``nullable`` (OpenAPI's, no JSON Schema keyword) admits null: a ``type`` beside it is not read.
+Subschemas are entered only where they apply to a part of the value on their own (``properties``,
+``additionalProperties``, ``items``), never under ``anyOf``, ``oneOf``, ``not`` or ``if``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from mcpref.reference.messages import JsonValue
+
+_TYPES: Final[dict[str, Callable[[JsonValue], bool]]] = {
+    "null": lambda v: v is None,
+    "boolean": lambda v: isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    # 1.0 is an integer from draft-06 on: the lenient reading, so that no dialect is failed for it.
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+}
+
+
+def misfit(schema: JsonValue, value: JsonValue, where: str) -> str | None:
+    """Why ``value`` (named ``where``) does not conform to ``schema``, or None where it does or the
+    oracle cannot tell."""
+    if schema is False:
+        return f"{where} is present where the schema is false"
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return None
+    return (
+        _type_misfit(schema, value, where)
+        or _enum_misfit(schema, value, where)
+        or (_object_misfit(schema, value, where) if isinstance(value, dict) else None)
+        or (_array_misfit(schema, value, where) if isinstance(value, list) else None)
+    )
+
+
+def _type_misfit(schema: dict[str, JsonValue], value: JsonValue, where: str) -> str | None:
+    kind = schema.get("type")
+    names = kind if isinstance(kind, list) else [kind]
+    known = [name for name in names if isinstance(name, str) and name in _TYPES]
+    if "nullable" in schema or not known or len(known) != len(names):  # no type, or one unknown here
+        return None
+    if any(_TYPES[name](value) for name in known):
+        return None
+    return f"{where} is not of type {' or '.join(known)}"
+
+
+def _enum_misfit(schema: dict[str, JsonValue], value: JsonValue, where: str) -> str | None:
+    enum = schema.get("enum")
+    if isinstance(enum, list) and not any(_same(value, allowed) for allowed in enum):
+        return f"{where} is none of the enum's values"
+    if "const" in schema and not _same(value, schema["const"]):
+        return f"{where} is not the const value"
+    return None
+
+
+def _object_misfit(schema: dict[str, JsonValue], value: dict[str, JsonValue], where: str) -> str | None:
+    required = schema.get("required")
+    if isinstance(required, list):
+        for name in required:
+            if isinstance(name, str) and name not in value:
+                return f"{where}/{name} is required and absent"
+    properties = schema.get("properties")
+    properties = properties if isinstance(properties, dict) else {}
+    extra = True if "patternProperties" in schema else schema.get("additionalProperties", True)
+    for name, member in value.items():
+        found = misfit(properties.get(name, extra), member, f"{where}/{name}")
+        if found is not None:
+            return found
+    return None
+
+
+def _array_misfit(schema: dict[str, JsonValue], value: list[JsonValue], where: str) -> str | None:
+    items = schema.get("items")
+    if "prefixItems" in schema or isinstance(items, list):
+        return None
+    for position, member in enumerate(value):
+        found = misfit(items, member, f"{where}/{position}") if items is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _same(a: JsonValue, b: JsonValue) -> bool:
+    """JSON equality: a boolean is no number (Python has True == 1), 1 and 1.0 are the same number."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
