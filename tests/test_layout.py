@@ -1,6 +1,6 @@
 """The layout shows the architecture: the stages of mcpref.fuzz import only from earlier stages,
-the reference imports nothing of the fuzzer, no module imports itself back through others, and
-the repository holds no symbolic links."""
+the reference imports nothing of the fuzzer, no module imports itself back through others, every
+module reads in one sitting (400 lines at most), and the repository holds no symbolic links."""
 
 from __future__ import annotations
 
@@ -102,3 +102,9 @@ def test_the_repository_holds_no_symbolic_links() -> None:
     if listed.returncode != 0:
         pytest.skip("not a git checkout")
     assert [line.split("\t")[1] for line in listed.stdout.splitlines() if line.startswith("120000")] == []
+
+
+def test_every_module_reads_in_one_sitting() -> None:
+    # One concern a module, each small enough to read at once: about 400 lines at most.
+    long = {name: lines for name, path in MODULES.items() if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}
