@@ -30,7 +30,7 @@ The seed is not in it: campaigns with other seeds share their findings, which is
 Hypothesis lets a key expire after eight days without a read or a write (its default).
 
 Redis is an extra (``pip install 'mcpref[redis]'``), imported only for a ``redis://`` database:
-``fuzz.redis_database``.
+``fuzz.campaign.redis_database``.
 """
 
 from __future__ import annotations

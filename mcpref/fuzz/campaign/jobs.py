@@ -1,7 +1,7 @@
 """Campaigns side by side, one process each, merged into one outcome (``mcpref fuzz --jobs``).
 
 Each job is a ``Campaign`` of its own (``Campaign.side_by_side``), with its own target
-processes and seed. The jobs share the deadline and the example database (``fuzz.database``):
+processes and seed. The jobs share the deadline and the example database (``fuzz.campaign.database``):
 the campaign directory's, which Hypothesis writes one file at a time, or Redis, to which each
 job opens a connection of its own (a failure one job saves, every job replays first on the
 next run). Their outcomes are merged: counts added, each rule's smallest failure kept, and

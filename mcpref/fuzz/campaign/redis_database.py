@@ -1,7 +1,7 @@
 """The shared example database in Redis, for ``mcpref fuzz --database redis://HOST:PORT/N``.
 
 Imported only for such a database: Redis is the ``redis`` extra of mcpref. Keys and sharing are
-described in ``fuzz.database``. A Redis lost midway does not end a campaign of hours: the first
+described in ``fuzz.campaign.database``. A Redis lost midway does not end a campaign of hours: the first
 error is told on stderr, once, and the campaign goes on with its directory's database alone
 (``SharedOrLocal``).
 """

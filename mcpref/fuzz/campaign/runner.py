@@ -2,7 +2,7 @@
 
 Hypothesis does the searching, shrinking and remembering: each distinct rule broken
 raises its own exception type, so ``report_multiple_bugs`` shrinks each separately, and
-the example database (``fuzz.database``: the campaign directory's, or one shared in Redis)
+the example database (``fuzz.campaign.database``: the campaign directory's, or one shared in Redis)
 replays earlier failures first on the next run.
 
 A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
@@ -18,7 +18,7 @@ stops at, still runs its N cases). A round also ends after
 ``ROUND_CASES`` cases, so that what Hypothesis keeps of every case (a cache, a tree of tried
 choices) is dropped before it grows. A seed and a case budget give the same
 cases on any machine: what a case shows does not depend on the machine's speed
-(``fuzz.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
+(``fuzz.drive.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
 (``search.reproducible``).
 
 Most cases start with the plain handshake and run in a process kept for it (see
@@ -96,7 +96,7 @@ class Campaign:
         rules: frozenset[str] | None = None,
     ) -> None:
         self.argv = argv
-        self.rules = rules  # the rules judged (``fuzz.selection``); None: every rule
+        self.rules = rules  # the rules judged (``fuzz.integrate.selection``); None: every rule
         self.profile = profile
         self.budget = budget
         self.max_cases = max_cases  # cases generated at most (Hypothesis's max_examples); as many to shrink
@@ -124,7 +124,7 @@ class Campaign:
         self.attributing = True
 
     def side_by_side(self, index: int, jobs: int) -> Campaign:
-        """Job ``index`` of ``jobs`` run side by side (``fuzz.jobs``): this campaign's settings and
+        """Job ``index`` of ``jobs`` run side by side (``fuzz.campaign.jobs``): this campaign's settings and
         deadline, its share of the case budget, and a seed of its own (the first job keeps this one's)."""
         seed = self.seed if self.seed is None or index == 0 else f"{self.seed}/{index}"
         share = None if self.max_cases is None else self.max_cases // jobs + int(index < self.max_cases % jobs)

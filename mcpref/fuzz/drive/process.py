@@ -4,7 +4,7 @@ In: an argv list and a ``Timing``. Out: what the process showed, for ``run_case`
 and a ``Session`` (``fuzz.drive.kept``) to make a ``Run`` of: its stdout lines, the tail of its stderr,
 the notes on how it stopped, its latency, and the session's ``Event``s when they are recorded.
 
-How long each wait lasts is ``fuzz.waiting``'s to say: a target is waited for while it
+How long each wait lasts is ``fuzz.drive.waiting``'s to say: a target is waited for while it
 shows signs of work, and given up on when it shows none, so that slow is never taken for
 dead. The driver never blocks on the target: stdin is written without blocking, stdout and
 stderr are read as they come, every wait ends, stdout is capped, and the
@@ -145,7 +145,7 @@ class Process:
         return consumed
 
     def sample(self) -> Sample:
-        """The target's signs of work so far (``fuzz.waiting``): a look at all its processes."""
+        """The target's signs of work so far (``fuzz.drive.waiting``): a look at all its processes."""
         self.tree, cpu, running = look(self.proc.pid, self.tree)
         return Sample(cpu, running, self.received + self.err_received, self.consumed())
 

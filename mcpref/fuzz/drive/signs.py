@@ -1,5 +1,5 @@
 """Signs that a target is working, read from /proc: its processes, their CPU time, whether a thread
-of theirs is runnable. ``Process`` waits on them (``fuzz.waiting``) rather than on the clock alone.
+of theirs is runnable. ``Process`` waits on them (``fuzz.drive.waiting``) rather than on the clock alone.
 """
 
 from __future__ import annotations

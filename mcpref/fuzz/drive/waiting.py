@@ -8,7 +8,7 @@ A loaded machine slows a target down without making it idle (a thread that waits
 core is runnable), so the same target gets the same verdicts on a fast machine and a slow
 one; only the time it took changes, and that is measured, never judged (STDIO-LATENCY).
 
-No I/O and no clock here: the driver (``fuzz.target``) samples the target and passes the
+No I/O and no clock here: the driver (``fuzz.drive.process``) samples the target and passes the
 time, so that the policy can be tested on a simulated clock.
 """
 

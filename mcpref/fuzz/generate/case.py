@@ -44,7 +44,7 @@ class Case:
         """The plain handshake this case starts with, as the chunks it is written in (one, or
         initialize and notifications/initialized apart), when a cut follows it; else None.
 
-        Such a case can run in a process kept from an earlier one (``fuzz.target.Session``):
+        Such a case can run in a process kept from an earlier one (``fuzz.drive.kept.Session``):
         its body reaches the target as the same chunks either way. One that ends by closing stdin
         ends its process: it runs in a fresh one.
         """

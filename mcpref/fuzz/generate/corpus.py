@@ -37,7 +37,7 @@ def _ready(version: str = "2025-11-25") -> tuple[bytes, ...]:
 
 # The handshakes the corpus opens with. A scenario without cuts of its own writes one of them
 # as a chunk of its own, as a client that awaits the handshake does, so that ``check`` may
-# run the rest in a process kept after it with the very same chunks (``fuzz.check``).
+# run the rest in a process kept after it with the very same chunks (``fuzz.integrate.check_runs``).
 KEPT_HEAD_OF = {name: b"".join(_ready(name)) for name in SUPPORTED_NAMES}
 KEPT_HEADS = frozenset(KEPT_HEAD_OF.values())
 

@@ -1,8 +1,8 @@
 """The runs of ``mcpref check``'s scenarios (``judge_corpus``), whose findings ``check`` makes rows of.
 
-Each scenario is one case (``fuzz.corpus``), as many side by side as ``WORKERS``. One that
+Each scenario is one case (``fuzz.generate.corpus``), as many side by side as ``WORKERS``. One that
 opens with a plain handshake written as a chunk of its own runs first in a process kept after
-that handshake (``fuzz.target.Session``), several scenarios one after another, as ``fuzz``
+that handshake (``fuzz.drive.kept.Session``), several scenarios one after another, as ``fuzz``
 runs its cases: a process start costs more than most scenarios. A kept run writes the very
 chunks a fresh run writes, and only ever clears a scenario: its findings are suspicions. A
 verdict is a fresh process's: a scenario that loses the kept process or may have initialized

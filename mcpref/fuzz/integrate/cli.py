@@ -17,8 +17,8 @@
     mcpref explain FILE [--timeout S]
     mcpref merge   REPORT... [--report PATH] [CI]
 
-    WAIT: [--idle-limit S] [--wait-limit S]   (how long a target is waited for: ``fuzz.waiting``)
-    CI:   [--baseline FILE] [--write-baseline FILE] [--junit-xml PATH]   (``fuzz.ci``)
+    WAIT: [--idle-limit S] [--wait-limit S]   (how long a target is waited for: ``fuzz.drive.waiting``)
+    CI:   [--baseline FILE] [--write-baseline FILE] [--junit-xml PATH]   (``fuzz.report.ci``)
 
 The target command is an argv list taken after ``--`` and started without a shell; with
 none, the target is the bundled reference server. Exit status: 0 nothing found, 1

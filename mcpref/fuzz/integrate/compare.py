@@ -9,7 +9,7 @@ check`` would judge it alone; the matrix has one row per requirement ID and one 
 command, each cell pass, warn, fail, untested or n/a. With ``--clients``, each command is a client
 template judged by ``check-client``'s scenarios, and the rows are the CLIENT-* rules. Exit status: 0 when no command fails a rule,
 1 when one does, 2 for bad usage or a command that cannot be started at all; held to a
-``--baseline``, 0 when each column fails exactly its listed rules (``fuzz.ci``).
+``--baseline``, 0 when each column fails exactly its listed rules (``fuzz.report.ci``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ whose tests were selected (``-k``, a node id); under pytest-xdist, once in the c
 every rule, whose workers receive its results. Options have ini twins (``mcp_server`` one
 command a line, ``mcp_label``, ``mcp_profile``, ``mcp_version``, ``mcp_baseline``); a bad one is
 one usage error. ``--mcp-select`` and ``--mcp-ignore``, and ``[tool.mcpref]`` of the root folder's
-pyproject.toml, choose the rules (``fuzz.selection``). Commands are split as a shell would split them (``shlex``) and started without
+pyproject.toml, choose the rules (``fuzz.integrate.selection``). Commands are split as a shell would split them (``shlex``) and started without
 a shell. Without a server the plugin does nothing; it is registered by installing mcpref, and
 imports the rest of mcpref only when asked to run.
 """
@@ -63,7 +63,7 @@ class Setup:
     profile: str
     version: str | None
     expected: Mapping[str, frozenset[str]]  # baseline key -> the rules expected to fail
-    rules: frozenset[str] | None  # the rules selected (``fuzz.selection``); None: every rule
+    rules: frozenset[str] | None  # the rules selected (``fuzz.integrate.selection``); None: every rule
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -3,7 +3,7 @@
 The baseline is read before the run, so that a bad file costs no campaign; after it, the
 run is held to the baseline, the files asked for are written, and the exit status says
 whether the run is acceptable: without a baseline, any failure is not; with one, only a
-new failure or a listed rule that no longer fails is not (``fuzz.baseline``).
+new failure or a listed rule that no longer fails is not (``fuzz.report.baseline``).
 """
 
 from __future__ import annotations

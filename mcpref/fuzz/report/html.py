@@ -89,7 +89,7 @@ def _finding(rule: str, label: str, index: int, finding: Mapping[str, object], p
 
 
 def page(result: Mapping[str, object], title: str) -> str:
-    """``result`` is a matrix as ``fuzz.compare.matrix`` returns it (``check`` is one column of it)."""
+    """``result`` is a matrix as ``fuzz.integrate.compare.matrix`` returns it (``check`` is one column of it)."""
     profile = Profile(str(result["profile"]))
     commands = result["commands"]
     rules = result["rules"]
