@@ -1092,6 +1092,47 @@ def test_invalid_arguments_should_draw_a_tool_error_from_2025_11_25(name: str, a
 
 
 @pytest.mark.spec("TOOLS-ARGS-INVALID")
+def with_echo_of(version: str, input_schema: JsonObject) -> tuple[list[bytes], list[bytes]]:
+    """A ready session whose server listed an ``echo`` of its own, with ``input_schema``."""
+    lines, init = ready(version)
+    echo = {"name": "echo", "inputSchema": input_schema}
+    return [*lines, encode(request(2, "tools/list"))], [init, result(2, {"tools": [echo]})]
+
+
+# A schema beyond the subset checked whole (no additionalProperties false), as servers write them.
+MESSAGE_SCHEMA: JsonObject = {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}
+
+
+@pytest.mark.spec("TOOLS-ARGS-INVALID", "TOOLS-EXEC-ERROR")
+@pytest.mark.parametrize("arguments", [{"text": "x"}, {"message": 1}])
+def test_arguments_that_surely_fail_a_schema_read_in_part_are_invalid_arguments(arguments: JsonDict) -> None:
+    lines, output = with_echo_of("2025-11-25", MESSAGE_SCHEMA)
+    session = [*lines, call(1, "echo", arguments)]
+    assert verdict(_judge(session, [*output, result(1, TOOL_ERROR)])) == NONE
+    findings = _judge(session, [*output, error(1, -32602)])
+    assert verdict(findings) == warns("TOOLS-ARGS-INVALID")  # not "a valid tool call" under TOOLS-EXEC-ERROR
+    assert "invalid arguments (arguments/message " in findings[0].message
+    lines, output = with_echo_of("2025-06-18", MESSAGE_SCHEMA)
+    session = [*lines, call(1, "echo", arguments)]
+    assert verdict(_judge(session, [*output, error(1, -32602)])) == NONE
+    assert verdict(_judge(session, [*output, result(1, TOOL_ERROR)])) == warns("TOOLS-ARGS-INVALID")
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+def test_the_result_answering_invalid_arguments_has_a_results_shape_all_the_same() -> None:
+    for lines, output in (with_tools(), with_echo_of("2025-11-25", MESSAGE_SCHEMA)):
+        session = [*lines, call(1, "echo", {})]
+        assert verdict(_judge(session, [*output, result(1, {"isError": True})])) == fails("TOOLS-CALL-RESULT")
+
+
+@pytest.mark.spec("TOOLS-EXEC-ERROR")
+def test_arguments_a_schema_read_in_part_may_accept_are_taken_for_valid() -> None:
+    lines, output = with_echo_of("2025-11-25", MESSAGE_SCHEMA)
+    session = [*lines, call(1, "echo", {"message": "x", "more": 1})]  # extra members: allowed here
+    assert verdict(_judge(session, [*output, result(1, TEXT)])) == NONE
+    assert verdict(_judge(session, [*output, error(1, -32603)])) == warns("TOOLS-EXEC-ERROR")
+
+
 def test_invalid_arguments_under_a_version_without_a_rule_of_its_own_follow_the_older_rule() -> None:
     lines, init = ready("2024-10-07")
     session = [*lines, encode(request(2, "tools/list")), call(1, "echo", {})]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 from mcpref.fuzz.judge.arguments import argument_problem
+from mcpref.fuzz.judge.json_schema import misfit
 from mcpref.fuzz.judge.modern import error_code, show
-from mcpref.fuzz.judge.output_schema import misfit
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, Target, answered, result_of
 from mcpref.reference.messages import INVALID_PARAMS, JsonObject, JsonValue
@@ -114,7 +114,8 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
         return
     schema = tools[name]["inputSchema"]
     assert isinstance(schema, dict)  # judge_list keeps only tools with an inputSchema object
-    problem = argument_problem(schema, arguments) if _checkable(schema) else None
+    # Beyond the subset checked whole, arguments count as invalid only where they surely fail the schema.
+    problem = argument_problem(schema, arguments) if _checkable(schema) else misfit(schema, arguments, "arguments")
     if problem is None:
         session.witnessed.add("TOOLS-EXEC-ERROR")
         _call_result(session, index, answer, tools[name], target.version)
@@ -139,6 +140,8 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
             "-32602",
             show(answer),
         )
+    if result is not None:  # a result, whatever it answers, has a result's shape
+        _call_result(session, index, answer, tools[name], target.version)
 
 
 def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObject | None, version: str | None) -> None:

@@ -1,9 +1,11 @@
-"""The oracle's own reading of a tool's outputSchema: does a result's ``structuredContent`` conform?
+"""The oracle's partial reading of a JSON Schema: where does a value surely fail a schema a server listed?
 
-From 2025-06-18 a server that lists a tool with an ``outputSchema`` MUST give structured results that
-conform to it (TOOLS-CALL-RESULT). A full JSON Schema validator would be a dependency, and a dialect
-question (draft-07 before 2025-11-25 in practice, 2020-12 by default from it): the oracle reads only
-what it can read the same way in every dialect, and judges nothing it cannot.
+Two rules ask it. TOOLS-CALL-RESULT: from 2025-06-18 a tool listed with an ``outputSchema`` MUST give
+structured results that conform to it. TOOLS-ARGS-INVALID: a call's arguments that fail the tool's
+``inputSchema`` are refused (``arguments`` decides exactly, within a small subset; this module finds
+what surely fails any other schema). A full validator would be a dependency, and a dialect question
+(draft-07 before 2025-11-25 in practice, 2020-12 by default from it): the oracle reads only what it
+can read the same way in every dialect, and judges nothing it cannot.
 
 Why a partial reading invents no failure: the keywords of one schema object hold together (each must
 hold on its own), so a value that breaks one keyword read here breaks the schema, whatever the

@@ -1,5 +1,6 @@
-"""The oracle's partial reading of an outputSchema: what it reads fails a value that breaks it, and
-what it does not read (or cannot read the same way in every dialect) fails nothing."""
+"""The oracle's partial reading of a JSON Schema (a tool's outputSchema, or an inputSchema beyond the
+subset checked whole): what it reads fails a value that breaks it, and what it does not read (or
+cannot read the same way in every dialect) fails nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcpref.fuzz.judge.output_schema import misfit
+from mcpref.fuzz.judge.json_schema import misfit
 from mcpref.reference.messages import JsonValue
 
 ROOT = "structuredContent"
