@@ -38,6 +38,9 @@ class Triage:
 
 def triage_table() -> list[Triage]:
     entries = tomllib.loads(TRIAGE_TABLE.read_text())["entry"] if TRIAGE_TABLE.exists() else []
+    ids = [e["id"] for e in entries]
+    if twice := sorted({i for i in ids if ids.count(i) > 1}):  # the report links kinds by id
+        raise ValueError(f"{TRIAGE_TABLE}: ids used twice: {', '.join(twice)}")
     return [
         Triage(
             e["id"],
