@@ -1259,6 +1259,23 @@ def test_a_success_without_structured_content_conforming_to_its_tools_output_sch
     assert [finding.message for finding in findings] == [message]
 
 
+@pytest.mark.spec("TOOLS-CALL-RESULT", "LIFE-SECOND-INIT")
+def test_structured_content_after_a_second_initialize_taken_is_judged_only_where_both_versions_agree() -> None:
+    def after_second_initialize(first: str, second: str, value: JsonDict) -> tuple[set[str], set[str]]:
+        lines, output = with_output_schema(first)
+        session = [*lines[:2], encode(initialize(9, second)), *lines[2:], call(1, "echo", {"text": "ok"})]
+        return verdict(_judge(session, [output[0], init_result(9, second), *output[1:], result(1, value)]))
+
+    # Before 2025-06-18 neither rule binds: which version governs is open, so nothing is found.
+    assert after_second_initialize("2025-11-25", "2025-03-26", TEXT) == warns("LIFE-SECOND-INIT", "TOOLS-LIST-SHAPE")
+    assert after_second_initialize("2025-03-26", "2025-11-25", structured(["ok"])) == warns("LIFE-SECOND-INIT")
+    # Under both, the finding stands.
+    assert after_second_initialize("2025-06-18", "2025-11-25", TEXT) == (
+        {"TOOLS-CALL-RESULT"},
+        {"TOOLS-CALL-RESULT", "LIFE-SECOND-INIT"},
+    )
+
+
 @pytest.mark.spec("TOOLS-CALL-RESULT", "TOOLS-LIST-SHAPE")
 def test_an_output_schema_binds_nothing_before_2025_06_18_or_before_the_tool_is_listed() -> None:
     lines, output = with_output_schema("2025-03-26")

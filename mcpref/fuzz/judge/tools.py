@@ -99,7 +99,7 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
     assert isinstance(name, str) and isinstance(arguments, dict)
     tools = target.tools
     if tools is None or (name not in tools and not target.all_tools):
-        _call_result(session, index, answer, None, target.version)  # a tool the pages not fetched may list
+        _call_result(session, index, answer, None, target)  # a tool the pages not fetched may list
         return
     if name not in tools:
         session.witnessed.add("TOOLS-UNKNOWN")
@@ -118,7 +118,7 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
     problem = argument_problem(schema, arguments) if _checkable(schema) else misfit(schema, arguments, "arguments")
     if problem is None:
         session.witnessed.add("TOOLS-EXEC-ERROR")
-        _call_result(session, index, answer, tools[name], target.version)
+        _call_result(session, index, answer, tools[name], target)
         return
     session.witnessed.add("TOOLS-ARGS-INVALID")
     version = BY_NAME.get(target.version or "")
@@ -141,10 +141,10 @@ def judge_call(session: Session, index: int, request: Request, answer: JsonObjec
             show(answer),
         )
     if result is not None:  # a result, whatever it answers, has a result's shape
-        _call_result(session, index, answer, tools[name], target.version)
+        _call_result(session, index, answer, tools[name], target)
 
 
-def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObject | None, version: str | None) -> None:
+def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObject | None, target: Target) -> None:
     """A tools/call answer, judged by its shape, and by the ``tool`` listed for it where one was."""
     result = result_of(answer)
     if result is None:
@@ -171,7 +171,10 @@ def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObj
         )
     elif "isError" in result and not isinstance(result["isError"], bool):
         session.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", show(answer))
-    elif (problem := _structured_problem(result, tool, version)) is not None:
+    elif (problem := _structured_problem(result, tool, target.version)) is not None and (
+        # After a second initialize the server took, either version may govern (LIFE-SECOND-INIT).
+        target.replaced_version is None or _structured_problem(result, tool, target.replaced_version) is not None
+    ):
         session.find("TOOLS-CALL-RESULT", index, *problem, show(answer))
 
 
