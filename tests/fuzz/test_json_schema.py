@@ -33,6 +33,12 @@ NOT_FAILED: list[tuple[JsonValue, JsonValue]] = [
     ({"enum": [1, "a"]}, 1.0),
     ({"const": {"a": [1, None]}}, {"a": [1.0, None]}),
     ({"type": "object", "required": [1]}, {}),  # a required name that is no string: not read
+    ({"$schema": "http://json-schema.org/draft-04/schema#", "const": "echo"}, "other"),  # no const in draft-04
+    ({"$schema": "https://example.com/a-meta-schema", "type": "string"}, 1),  # a dialect of its own
+    ({"properties": {"p": {"$schema": 4, "type": "string"}}}, {"p": 1}),
+    ({"const": 1e23}, 10**23),  # the same number, as a double and as the integer the text wrote
+    ({"enum": [10**23]}, 1e23),
+    ({"properties": None, "additionalProperties": False}, {"a": 1}),  # which members are additional: untold
 ]
 
 # (schema, value, the reason given)
@@ -52,6 +58,11 @@ FAILED: list[tuple[JsonValue, JsonValue, str]] = [
     ({"const": {"a": [1]}}, {"a": [True]}, "structuredContent is not the const value"),
     ({"const": [1, 2]}, [1], "structuredContent is not the const value"),
     ({"const": "1"}, 1, "structuredContent is not the const value"),
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}, 1, "structuredContent is not of type"),
+    ({"$schema": "https://json-schema.org/draft/2020-12/schema", "const": 1}, 2, "structuredContent is not the const"),
+    ({"const": 10**400}, 10**400 + 1, "structuredContent is not the const value"),  # beyond doubles, exact
+    ({"const": 1.5}, 10**400, "structuredContent is not the const value"),
+    ({"const": 1.0}, 2, "structuredContent is not the const value"),
 ]
 
 

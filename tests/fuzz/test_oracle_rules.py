@@ -1259,6 +1259,22 @@ def test_a_success_without_structured_content_conforming_to_its_tools_output_sch
     assert [finding.message for finding in findings] == [message]
 
 
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+def test_structured_content_is_not_judged_against_a_listing_a_list_change_may_have_made_stale() -> None:
+    lines, output = with_output_schema("2025-11-25")
+    session = [*lines, call(1, "echo", {"text": "ok"})]
+    changed = encode(notification("notifications/tools/list_changed"))
+    assert verdict(_judge(session, [*output, changed.rstrip(b"\n"), result(1, TEXT)])) == warns("CAP-LIST-CHANGED")
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+def test_structured_content_under_a_version_no_specification_has_is_not_judged() -> None:
+    lines, output = with_tools("2025-09-30")
+    session = [*lines, call(1, "echo", {"text": "ok"})]
+    findings = _judge(session, [*output, result(1, structured([1]))])
+    assert "TOOLS-CALL-RESULT" not in {finding.rule for finding in findings}
+
+
 @pytest.mark.spec("TOOLS-CALL-RESULT", "LIFE-SECOND-INIT")
 def test_structured_content_after_a_second_initialize_taken_is_judged_only_where_both_versions_agree() -> None:
     def after_second_initialize(first: str, second: str, value: JsonDict) -> tuple[set[str], set[str]]:

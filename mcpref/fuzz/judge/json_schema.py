@@ -13,7 +13,13 @@ keywords not read say. The exceptions are named where they are handled:
 - draft-07 ignores every sibling of ``$ref``: a schema object holding ``$ref`` is not read at all;
 - ``additionalProperties`` depends on ``patternProperties``, and ``items`` on ``prefixItems`` (or is a
   tuple in draft-07): each is read only without the other;
-- ``nullable`` (OpenAPI's, no JSON Schema keyword) admits null: a ``type`` beside it is not read.
+- ``nullable`` (OpenAPI's, no JSON Schema keyword) admits null: a ``type`` beside it is not read;
+- ``$schema`` may name another dialect (2025-11-25: schemas "MAY include a ``$schema`` field"), where
+  the same keywords mean otherwise (draft-04 has no ``const``): a schema object naming any but
+  draft-06, draft-07, 2019-09 or 2020-12 is not read;
+- a ``properties`` that is no object leaves no reading of which members are additional.
+Numbers parsed from JSON text are doubles or integers: ``1e23`` and ``100000000000000000000000`` are
+the same number to JSON Schema, so an integer and a float are equal where they round alike.
 Subschemas are entered only where they apply to a part of the value on their own (``properties``,
 ``additionalProperties``, ``items``), never under ``anyOf``, ``oneOf``, ``not`` or ``if``.
 """
@@ -25,6 +31,15 @@ from typing import Final
 
 from mcpref.reference.messages import JsonValue
 
+# The dialects whose keywords read here mean the same (scheme and final "#" aside).
+_DIALECTS: Final = frozenset(
+    {
+        "json-schema.org/draft-06/schema",
+        "json-schema.org/draft-07/schema",
+        "json-schema.org/draft/2019-09/schema",
+        "json-schema.org/draft/2020-12/schema",
+    }
+)
 _TYPES: Final[dict[str, Callable[[JsonValue], bool]]] = {
     "null": lambda v: v is None,
     "boolean": lambda v: isinstance(v, bool),
@@ -42,7 +57,7 @@ def misfit(schema: JsonValue, value: JsonValue, where: str) -> str | None:
     oracle cannot tell."""
     if schema is False:
         return f"{where} is present where the schema is false"
-    if not isinstance(schema, dict) or "$ref" in schema:
+    if not isinstance(schema, dict) or "$ref" in schema or not _known_dialect(schema.get("$schema")):
         return None
     return (
         _type_misfit(schema, value, where)
@@ -78,9 +93,12 @@ def _object_misfit(schema: dict[str, JsonValue], value: dict[str, JsonValue], wh
         for name in required:
             if isinstance(name, str) and name not in value:
                 return f"{where}/{name} is required and absent"
-    properties = schema.get("properties")
-    properties = properties if isinstance(properties, dict) else {}
-    extra = True if "patternProperties" in schema else schema.get("additionalProperties", True)
+    properties = schema.get("properties", {})
+    extra: JsonValue
+    if not isinstance(properties, dict) or "patternProperties" in schema:
+        properties, extra = {}, True  # which members are additional cannot be told
+    else:
+        extra = schema.get("additionalProperties", True)
     for name, member in value.items():
         found = misfit(properties.get(name, extra), member, f"{where}/{name}")
         if found is not None:
@@ -99,14 +117,33 @@ def _array_misfit(schema: dict[str, JsonValue], value: list[JsonValue], where: s
     return None
 
 
+def _known_dialect(named: JsonValue) -> bool:
+    """Whether a ``$schema`` (absent: the default dialect) names one whose keywords read here mean the same."""
+    if named is None:
+        return True
+    return isinstance(named, str) and named.partition("://")[2].rstrip("#") in _DIALECTS
+
+
 def _same(a: JsonValue, b: JsonValue) -> bool:
-    """JSON equality: a boolean is no number (Python has True == 1), 1 and 1.0 are the same number."""
+    """JSON equality: a boolean is no number (Python has True == 1); numbers are equal where their
+    values are, an integer and a double where the integer rounds to that double."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
+        if a == b or isinstance(a, float) == isinstance(b, float):
+            return a == b
+        whole, double = (a, b) if isinstance(b, float) else (b, a)
+        return _as_double(whole) == double
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+def _as_double(whole: int | float) -> float | None:
+    """The double an integer rounds to; None for one beyond every double."""
+    try:
+        return float(whole)
+    except OverflowError:
+        return None

@@ -16,7 +16,7 @@ from mcpref.fuzz.judge.modern import error_code, show
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, Target, answered, result_of
 from mcpref.reference.messages import INVALID_PARAMS, JsonObject, JsonValue
-from mcpref.reference.versions import BY_NAME
+from mcpref.reference.versions import BY_NAME, only, since
 
 # The version that gave Tool each of its fields (schema/<version>/schema.ts, interface Tool); "" for
 # the fields every version has.
@@ -31,8 +31,8 @@ TOOL_FIELDS: Final = {
     "icons": "2025-11-25",
     "execution": "2025-11-25",
 }
-STRUCTURED_SINCE: Final = "2025-06-18"  # structuredContent and outputSchema
-ANY_STRUCTURED_SINCE: Final = "2026-07-28"  # structuredContent any JSON value, no longer an object only
+STRUCTURED: Final = since("2025-06-18")  # structuredContent and outputSchema exist
+OBJECT_ONLY: Final = only("2025-06-18", "2025-11-25")  # structuredContent an object (any JSON value after)
 
 
 def malformed_call(request: Request) -> bool:
@@ -158,6 +158,7 @@ def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObj
             )
         return
     session.witnessed.add("TOOLS-CALL-RESULT")
+    schema = _output_schema(session, tool)
     content = result.get("content")
     if not isinstance(content, list) or not all(
         isinstance(c, dict) and isinstance(c.get("type"), str) for c in content
@@ -171,22 +172,29 @@ def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObj
         )
     elif "isError" in result and not isinstance(result["isError"], bool):
         session.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", show(answer))
-    elif (problem := _structured_problem(result, tool, target.version)) is not None and (
+    elif (problem := _structured_problem(result, schema, target.version)) is not None and (
         # After a second initialize the server took, either version may govern (LIFE-SECOND-INIT).
-        target.replaced_version is None or _structured_problem(result, tool, target.replaced_version) is not None
+        target.replaced_version is None or _structured_problem(result, schema, target.replaced_version) is not None
     ):
         session.find("TOOLS-CALL-RESULT", index, *problem, show(answer))
 
 
-def _structured_problem(result: JsonObject, tool: JsonObject | None, version: str | None) -> tuple[str, str] | None:
+def _output_schema(session: Session, tool: JsonObject | None) -> JsonValue:
+    """The outputSchema a result is held to: none once the server wrote tools/list_changed, after
+    which the listing the oracle kept may be stale."""
+    changed = any(value.get("method") == "notifications/tools/list_changed" for _, value in session.server_messages)
+    return None if tool is None or changed else tool.get("outputSchema")
+
+
+def _structured_problem(result: JsonObject, output_schema: JsonValue, version: str | None) -> tuple[str, str] | None:
     """What is wrong with a result's structured content, and what was due, or None."""
-    if version is None or version < STRUCTURED_SINCE:  # no structured output yet: a member like any other
+    known = BY_NAME.get(version or "")
+    if known not in STRUCTURED:  # before 2025-06-18, a member like any other; an unknown version has no rule
         return None
     present = "structuredContent" in result
     structured = result.get("structuredContent")
-    if present and version < ANY_STRUCTURED_SINCE and not isinstance(structured, dict):
+    if present and known in OBJECT_ONLY and not isinstance(structured, dict):
         return "structuredContent is not an object", f"an object under {version}"
-    output_schema = (tool or {}).get("outputSchema")
     # An error result need not conform: the specification leaves it open (SPEC_NOTES TOOLS-CALL-RESULT).
     if output_schema is None or result.get("isError") is True:
         return None
