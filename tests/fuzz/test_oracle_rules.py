@@ -1259,6 +1259,25 @@ def test_a_success_without_structured_content_conforming_to_its_tools_output_sch
     assert [finding.message for finding in findings] == [message]
 
 
+TASKS_CAPABILITIES: JsonDict = {"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}
+
+
+@pytest.mark.spec("CAP-ANNOUNCED-METHODS", "TOOLS-EXEC-ERROR", "TOOLS-UNKNOWN")
+@pytest.mark.parametrize("code", [-32601, -32602, -32603])
+def test_a_server_that_takes_tool_calls_as_tasks_may_refuse_a_call_that_is_none(code: int) -> None:
+    lines, init = ready("2025-11-25", TASKS_CAPABILITIES)
+    echo = {"name": "echo", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}}
+    listing = result(2, {"tools": [echo]})
+    for name in ("echo", "tout_effacer"):
+        session = [*lines, encode(request(2, "tools/list")), call(1, name, {"text": "ok"})]
+        assert verdict(_judge(session, [init, listing, error(1, code)])) == NONE
+    # Without the capability, or before tasks existed, -32601 still breaks the announced tools.
+    for version, capabilities in (("2025-11-25", {"tools": {}}), ("2025-06-18", TASKS_CAPABILITIES)):
+        lines, init = ready(version, capabilities)
+        session = [*lines, encode(request(2, "tools/list")), call(1, "echo", {"text": "ok"})]
+        assert "CAP-ANNOUNCED-METHODS" in verdict(_judge(session, [init, listing, error(1, -32601)]))[0]
+
+
 @pytest.mark.spec("TOOLS-CALL-RESULT")
 def test_structured_content_is_not_judged_against_a_listing_a_list_change_may_have_made_stale() -> None:
     lines, output = with_output_schema("2025-11-25")

@@ -33,12 +33,29 @@ TOOL_FIELDS: Final = {
 }
 STRUCTURED: Final = since("2025-06-18")  # structuredContent and outputSchema exist
 OBJECT_ONLY: Final = only("2025-06-18", "2025-11-25")  # structuredContent an object (any JSON value after)
+TASKS: Final = only("2025-11-25")  # task-augmented requests (an extension from 2026-07-28)
 
 
 def malformed_call(request: Request) -> bool:
     """Whether a tools/call's params cannot name a tool call: a name that is no string, arguments no object."""
     params = request.params or {}
     return not isinstance(params.get("name"), str) or not isinstance(params.get("arguments", {}), dict)
+
+
+def refusable_as_no_task(request: Request, target: Target) -> bool:
+    """Whether a tools/call without a ``task`` may draw an error whatever the tool: under 2025-11-25 a
+    server that announced ``tasks.requests.tools.call`` MAY require calls as tasks, and MUST refuse
+    with -32601 a plain call of a tool it lists with ``execution.taskSupport`` "required"."""
+    capabilities = target.capabilities or {}
+    tasks = capabilities.get("tasks")
+    requests = tasks.get("requests") if isinstance(tasks, dict) else None
+    tools = requests.get("tools") if isinstance(requests, dict) else None
+    return (
+        BY_NAME.get(target.version or "") in TASKS
+        and isinstance(tools, dict)
+        and isinstance(tools.get("call"), dict)
+        and "task" not in (request.params or {})
+    )
 
 
 def listed(request: Request, target: Target) -> bool:
