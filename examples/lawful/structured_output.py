@@ -32,12 +32,13 @@ ECHO = {"type": "object", "properties": {"text": {"type": "string"}}, "required"
 
 def on_line(line: bytes, handle: Handle) -> list[Effect]:
     effects = handle(line)
-    version = request_version(session, line, "tools/list") or request_version(session, line, "tools/call")
+    request = message_of(line)
+    if not isinstance(request, Request) or request.method not in ("tools/list", "tools/call"):
+        return effects
+    version = request_version(session, line, request.method)
     if version is None or version < "2025-06-18":  # no structured output before
         return effects
     modern = version >= "2026-07-28"
-    request = message_of(line)
-    assert isinstance(request, Request)
     name = (request.params or {}).get("name")
 
     def structured(answer: Answer) -> None:

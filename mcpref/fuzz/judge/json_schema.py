@@ -108,10 +108,10 @@ def _object_misfit(schema: dict[str, JsonValue], value: dict[str, JsonValue], wh
 
 def _array_misfit(schema: dict[str, JsonValue], value: list[JsonValue], where: str) -> str | None:
     items = schema.get("items")
-    if "prefixItems" in schema or isinstance(items, list):
+    if items is None or "prefixItems" in schema or isinstance(items, list):
         return None
     for position, member in enumerate(value):
-        found = misfit(items, member, f"{where}/{position}") if items is not None else None
+        found = misfit(items, member, f"{where}/{position}")
         if found is not None:
             return found
     return None
@@ -129,11 +129,10 @@ def _same(a: JsonValue, b: JsonValue) -> bool:
     values are, an integer and a double where the integer rounds to that double."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        if a == b or isinstance(a, float) == isinstance(b, float):
-            return a == b
-        whole, double = (a, b) if isinstance(b, float) else (b, a)
-        return _as_double(whole) == double
+    if isinstance(a, int) and isinstance(b, float):
+        return _as_double(a) == b
+    if isinstance(a, float) and isinstance(b, int):
+        return _as_double(b) == a
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
@@ -141,7 +140,7 @@ def _same(a: JsonValue, b: JsonValue) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _as_double(whole: int | float) -> float | None:
+def _as_double(whole: int) -> float | None:
     """The double an integer rounds to; None for one beyond every double."""
     try:
         return float(whole)

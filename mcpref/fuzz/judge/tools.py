@@ -175,7 +175,7 @@ def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObj
             )
         return
     session.witnessed.add("TOOLS-CALL-RESULT")
-    schema = _output_schema(session, tool)
+    output_schema = _output_schema(session, tool)
     content = result.get("content")
     if not isinstance(content, list) or not all(
         isinstance(c, dict) and isinstance(c.get("type"), str) for c in content
@@ -189,9 +189,10 @@ def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObj
         )
     elif "isError" in result and not isinstance(result["isError"], bool):
         session.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", show(answer))
-    elif (problem := _structured_problem(result, schema, target.version)) is not None and (
+    elif (problem := _structured_problem(result, output_schema, target.version)) is not None and (
         # After a second initialize the server took, either version may govern (LIFE-SECOND-INIT).
-        target.replaced_version is None or _structured_problem(result, schema, target.replaced_version) is not None
+        target.replaced_version is None
+        or _structured_problem(result, output_schema, target.replaced_version) is not None
     ):
         session.find("TOOLS-CALL-RESULT", index, *problem, show(answer))
 
@@ -199,8 +200,10 @@ def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObj
 def _output_schema(session: Session, tool: JsonObject | None) -> JsonValue:
     """The outputSchema a result is held to: none once the server wrote tools/list_changed, after
     which the listing the oracle kept may be stale."""
+    if tool is None:
+        return None
     changed = any(value.get("method") == "notifications/tools/list_changed" for _, value in session.server_messages)
-    return None if tool is None or changed else tool.get("outputSchema")
+    return None if changed else tool.get("outputSchema")
 
 
 def _structured_problem(result: JsonObject, output_schema: JsonValue, version: str | None) -> tuple[str, str] | None:
