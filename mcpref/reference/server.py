@@ -112,6 +112,13 @@ class _Stdout:
         except ConnectionError:
             self._close()
 
+    async def flush(self) -> None:
+        """Wait until every byte written is in the pipe. A drain waits only until the write buffer is
+        under its high-water mark (64 KiB): what is left would be lost at the exit."""
+        if self._writer is not None and not self.closed:
+            self._writer.transport.set_write_buffer_limits(high=0)
+        await self.drain()
+
 
 async def serve(
     session: ServerSession, stdin_fd: int = 0, stdout_fd: int = 1, max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
@@ -173,7 +180,7 @@ async def serve(
         return EXIT_STDOUT_CLOSED
     perform(session.receive_eof())
     await idle.wait()  # STDIO-EOF-DRAIN: finish in-flight work before leaving
-    await out.drain()
+    await out.flush()  # STDIO-EOF-DRAIN: and write all of it out
     return EXIT_STDOUT_CLOSED if out.closed else EXIT_OK
 
 

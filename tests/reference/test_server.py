@@ -267,6 +267,24 @@ def test_eof_drains_in_flight_work_then_exits_0(spawn: Any) -> None:
     assert process.wait() == 0
 
 
+@pytest.mark.spec("STDIO-EOF-DRAIN")
+def test_at_eof_answers_still_buffered_for_a_slow_reader_are_written_before_the_exit(spawn: Any) -> None:
+    # About 90 KiB of answers to a client that reads nothing yet: the pipe holds 64 KiB, the rest waits
+    # in the server's own write buffer, under the size at which a drain stops waiting. A server that
+    # leaves at EOF then loses it; it must wait for the reader instead.
+    count, text = 45, "x" * 2000
+    process = spawn()
+    process.wait_ready()
+    process.handshake()
+    process.send(*(call(i, "echo", {"text": text}) for i in range(1, count + 1)))
+    process.close_stdin()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=2)  # a server that loses the buffer has left by now, even on a slow machine
+    assert [answer["id"] for answer in process.answers(count)] == list(range(1, count + 1))
+    assert process.raw_line() == b""
+    assert process.wait() == 0
+
+
 @pytest.mark.spec("FRAME-EOF-PARTIAL", "STDIO-EOF-DRAIN")
 def test_an_unterminated_last_line_is_answered_at_eof(spawn: Any) -> None:
     process = spawn()
