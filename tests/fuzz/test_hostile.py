@@ -227,7 +227,7 @@ def test_a_time_budget_bounds_the_campaign_whatever_the_target_does(tmp_path: Pa
         # The budget, the shrinking grace, the attribution's time, and the starts of two Python
         # processes on a loaded machine.
         assert took < budget + GRACE_SECONDS + ATTRIBUTION_LIMIT + 15, (name, took)
-        assert done.returncode in (0, 1), (name, done.stderr.decode()[-2000:])
+        assert done.returncode in (0, 1, 3), (name, done.stderr.decode()[-2000:])  # 3: no case ran to its end
         assert b"Traceback" not in done.stderr, name
         assert running(str(tmp_path / name)) == [], name  # ignores_sigterm's child too
 
@@ -240,6 +240,6 @@ def test_check_ends_within_its_time_limit_and_leaves_the_rules_it_could_not_judg
     took = time.monotonic() - began
     assert took < 3 + 15, took  # the limit, and the starts of Python processes on a loaded machine
     document = json.loads(done.stdout)
-    assert done.returncode == 0 and document["cause"] == "the server outlasted the time limit before answering"
+    assert done.returncode == 3 and document["cause"] == "the server outlasted the time limit before answering"
     assert {row["status"] for row in document["rules"]} <= {"untested", "n/a"}
     assert running(str(tmp_path)) == []

@@ -146,3 +146,38 @@ def test_the_rules_selected_in_pyproject_or_by_option_are_the_tests(project: pyt
     listed.stdout.fnmatch_lines([f"{1 + len(rpc)} tests collected*"])
     narrowed = project.runpytest_subprocess("--mcp-server", SILENT, "--mcp-select", "RPC-PARSE-ERROR")
     narrowed.assert_outcomes(passed=1, failed=1)
+
+
+@pytest.mark.spec("FRAME-EOF-PARTIAL")
+def test_a_session_in_which_nothing_was_judged_is_not_green(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess("--mcp-server", "true", "--mcp-select", "FRAME-EOF-PARTIAL", "-rs")
+    result.assert_outcomes(passed=1, skipped=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["mcpref: nothing was judged of true: every selected rule was untested or n/a*",
+                                 "SKIPPED [[]1[]] pyproject.toml:1: FRAME-EOF-PARTIAL: untested: the server exited*"])  # fmt: skip
+
+
+def test_a_selection_error_names_the_plugins_own_option(project: pytest.Pytester) -> None:
+    for options, said in (
+        (["--mcp-select", "NOPE"], "ERROR: --mcp-select: 'NOPE' names no rule"),
+        (["--mcp-select", "RPC-BATCH", "--mcp-ignore", "RPC-BATCH"], "ERROR: --mcp-select and --mcp-ignore: the selection leaves no rule"),
+    ):
+        refused = project.runpytest_subprocess("--mcp-server", SILENT, *options)
+        assert refused.ret == pytest.ExitCode.USAGE_ERROR and said in refused.stderr.str(), refused.stderr.str()
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR", "MOD-DISCOVER")
+def test_a_failure_cites_its_rule_a_skip_gives_its_reason_and_no_folder_is_left_behind(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = project.path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # the session's temporary files, apart from other runs'
+    chosen = "RPC-PARSE-ERROR,MOD-DISCOVER"
+    result = project.runpytest_subprocess("--mcp-server", SILENT, "--mcp-select", chosen, "-rs", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1, skipped=1)
+    result.stdout.fnmatch_lines([
+        "*RPC-PARSE-ERROR (MUST) fails", "cited: https://www.jsonrpc.org/specification*",
+        "*MOD-DISCOVER: n/a: no scenario of this era's corpus judges it (a rule of 2026-07-28)",
+    ])  # fmt: skip
+    assert not list(scratch.glob("mcpref-*")), list(scratch.iterdir())

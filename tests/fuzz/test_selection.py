@@ -28,11 +28,12 @@ def test_a_pattern_is_an_id_or_a_prefix_ending_at_a_dash() -> None:
     assert not Selection().narrowed and len(Selection().rules) > 50
 
 
-def test_the_command_line_replaces_each_list_of_the_configuration(tmp_path: Path) -> None:
+def test_the_command_line_replaces_the_whole_selection_of_the_configuration(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.mcpref]\nselect = ["RPC"]\nignore = ["RPC-BATCH"]\n')
     assert chosen(tmp_path, None, None) == Selection(("RPC",), ("RPC-BATCH",))
-    assert chosen(tmp_path, ["LIFE"], None) == Selection(("LIFE",), ("RPC-BATCH",))
-    assert chosen(tmp_path, None, []) == Selection(("RPC",), ())
+    assert chosen(tmp_path, ["LIFE"], None) == Selection(("LIFE",), ())
+    assert chosen(tmp_path, None, ["LIFE"]) == Selection((), ("LIFE",))
+    assert chosen(tmp_path, None, []) == Selection()
     assert chosen(tmp_path / "elsewhere", None, None) == Selection()
     with pytest.raises(SelectionError, match="'RPCX' names no rule"):
         chosen(tmp_path, ["RPCX"], None)

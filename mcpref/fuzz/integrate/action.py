@@ -18,8 +18,10 @@ Inputs come as environment variables, as the composite action passes them:
 
 The step log gets check's table of the rules that fail or warn, and a workflow command for
 each (``::error`` and ``::warning``), which GitHub shows as annotations. The exit status is the
-worst of the runs': 0 clean, 1 failures (or a baseline not held), 2 bad input or a command that
-cannot start. Runnable anywhere: ``python -m mcpref.fuzz.integrate.action``.
+worst of the runs' (``report.exits.worst``): 2 bad input or a command that cannot start, then 1
+failures (or a baseline not held), then 3 nothing judged (check judged no rule, or the campaign
+ran no case to its end), then 0; the ``status`` output says the same in a word
+(``STATUS_WORDS``). Runnable anywhere: ``python -m mcpref.fuzz.integrate.action``.
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from mcpref.fuzz.report import statuses
+from mcpref.fuzz.report import exits, statuses
 from mcpref.reference.versions import V2026_07_28
 
-EXIT_USAGE = 2
+EXIT_USAGE = exits.USAGE
+# The ``status`` output of each exit status; any other (a signal's) is an error.
+STATUS_WORDS = {exits.CLEAN: "pass", exits.FOUND: "fail", exits.NOTHING_JUDGED: "nothing-judged"}
 _ICON = {"fail": "❌ fail", "warn": "⚠️ warn"}
 
 
@@ -134,7 +138,7 @@ def outputs(status: int, check: Mapping[str, object], fuzz: Mapping[str, object]
         assert isinstance(found, list)
         failed |= {str(failure["id"]) for failure in found}
     return {
-        "status": {0: "pass", 1: "fail"}.get(status, "error"),
+        "status": STATUS_WORDS.get(status, "error"),
         "failures": str(len(failed)),
         "warnings": str(sum(row["status"] == "warn" for row in rows)),
         "untested": str(sum(row["status"] == statuses.UNTESTED for row in rows)),
@@ -198,9 +202,10 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     text = summary(command, profile, check_result, fuzz_report)
     (out / "summary.md").write_text(text, encoding="utf-8")
     _append(environ.get("GITHUB_STEP_SUMMARY"), text)
-    given = outputs(max(results), check_result, fuzz_report, out)
+    status = exits.worst(results)
+    given = outputs(status, check_result, fuzz_report, out)
     _append(environ.get("GITHUB_OUTPUT"), "".join(f"{key}={value}\n" for key, value in given.items()))
-    return max(results)
+    return status
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from mcpref.fuzz.judge.oracle import Profile, Status
 from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES, Rule
-from mcpref.reference.versions import BY_NAME, LEGACY, MODERN, Era
+from mcpref.reference.versions import BY_NAME, KNOWN, LEGACY, MODERN, Era
 
 # Rules judged only in a situation the server's own answers create (a tool it listed, called with
 # arguments its schema accepts): a scenario run through shows them kept only where the oracle saw
@@ -137,8 +137,11 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
     scenarios, results, spoken = judged.scenarios, judged.results, judged.spoken
     # One transcript per scenario, however many of its findings carry it.
     transcripts = [session_transcript(run.events, run.observation.trailing) for run, _ in results]
-    if only is not None and judged.silent:
-        only = only | {"STDIO-SURVIVE"}  # the one cause of every other row, whatever the selection
+    survive = any(f.rule == "STDIO-SURVIVE" for _, findings in results for f in findings)
+    if only is not None and judged.silent and survive:
+        # The one cause of every other row, whatever the selection; a selection of rules judged at
+        # EOF alone saw no liveness probe go unanswered: its rules stay untested (exit status 3).
+        only = only | {"STDIO-SURVIVE"}
     rows: list[dict[str, object]] = []
     for rule in _selected(only):
         exercised = [
@@ -178,8 +181,22 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
                 if seen_through
                 else f'the server {run.observation.ending or "exited"} before the scenario "{s.name}" could be judged'
             )
+        elif status == statuses.NOT_APPLICABLE:
+            row["reason"] = _inapplicable(rule, [spoke for s, spoke in zip(scenarios, spoken, strict=True) if rule.id in s.rules])
         rows.append(row)
     return rows
+
+
+def _inapplicable(rule: Rule, spoken: Sequence[tuple[frozenset[str], bool]]) -> str:
+    """Why ``rule`` does not apply: the versions it is a rule of, and those the server followed in
+    the scenarios that list it (``spoken``), if any does."""
+    versions = "every version" if len(rule.versions) == len(KNOWN) else ", ".join(v.name for v in KNOWN if v in rule.versions)
+    if not spoken:
+        return f"no scenario of this era's corpus judges it (a rule of {versions})"
+    followed = sorted({name for named, _ in spoken for name in named})
+    modern = any(speaks for _, speaks in spoken)
+    shown = " and ".join([*([", ".join(followed)] if followed else []), *(["the modern era"] if modern else [])])
+    return f"a rule of {versions}; the server followed {shown or 'no version it named'}"
 
 
 def check_cause(rows: Sequence[dict[str, object]]) -> str | None:

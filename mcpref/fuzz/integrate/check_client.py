@@ -24,7 +24,7 @@ from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript, er
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
 from mcpref.fuzz.judge.findings import Profile, Status
-from mcpref.fuzz.report import ci, html, statuses
+from mcpref.fuzz.report import ci, exits, html, statuses
 from mcpref.fuzz.report.baseline import BaselineError
 from mcpref.fuzz.report.client_reproducer import ClientReproducer
 from mcpref.fuzz.report.matrix import combine
@@ -33,16 +33,14 @@ from mcpref.reference.rules import CLIENT_RULES
 
 T = TypeVar("T")
 WORKERS = 4
-EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_USAGE = exits.USAGE
 USAGE = (
     "mcpref check-client [--profile spec|strict] [--json] [--html PATH] [--scenario NAME | --script JSON] "
     "[--protocol-version V] [--limit S] [CI] -- CLIENT_CMD [ARGS...] (naming {server})"
 )
 HELP = (
     "The client command is an argv list, started without a shell, in which the word {server} stands for the "
-    "scripted server's command (inside a longer word: its shell-quoted command line). Exit status: 0 nothing "
-    "failed; 1 failures found; 2 bad usage, or a client that could not be started; held to a --baseline, 0 "
-    "when exactly the listed rules fail."
+    "scripted server's command (inside a longer word: its shell-quoted command line)."
 )
 ERA_HELP = (
     "only the scenarios of this version's era: servers that speak the initialize handshake (answering the "
@@ -120,7 +118,8 @@ def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcr
         print(f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})")
     if reproducer.rule not in {finding.rule for finding in findings}:
         print(f"{reproducer.rule}: not broken in this run" + ("" if findings else ": the case passes"))
-    return EXIT_FOUND if any(finding.status(reproducer.profile) is Status.FAIL for finding in findings) else EXIT_CLEAN
+    failed = any(finding.status(reproducer.profile) is Status.FAIL for finding in findings)
+    return exits.of(failed, bool(findings) or bool(verdict.seen))
 
 
 def reported(template: Sequence[str], work: Callable[[], T]) -> T | None:

@@ -21,10 +21,9 @@
     CI:   [--baseline FILE] [--write-baseline FILE] [--junit-xml PATH]   (``fuzz.report.ci``)
 
 The target command is an argv list taken after ``--`` and started without a shell; with
-none, the target is the bundled reference server. Exit status: 0 nothing found, 1
-failures found, 2 bad usage or a target that could not be started at all; held to a
-``--baseline``, 0 when exactly the listed rules fail. The parser, its help texts and defaults
-are ``parser``'s; this module runs what it parses.
+none, the target is the bundled reference server. The exit statuses are ``report.exits``'s;
+the paths a command line names are checked before anything runs (``inputs``). The parser, its
+help texts and defaults are ``parser``'s; this module runs what it parses.
 """
 
 from __future__ import annotations
@@ -51,7 +50,7 @@ from mcpref.fuzz.drive.process import TargetError
 from mcpref.fuzz.drive.target import run_case
 from mcpref.fuzz.drive.timing import OutOfTime, Timing, within
 from mcpref.fuzz.generate.corpus_modern import era_of_version
-from mcpref.fuzz.integrate import check, selection
+from mcpref.fuzz.integrate import check, inputs, selection
 from mcpref.fuzz.integrate import check_client as check_client_command
 from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import fuzz_client as fuzz_client_command
@@ -59,7 +58,7 @@ from mcpref.fuzz.integrate import merge as merge_command
 from mcpref.fuzz.integrate import replay as replay_command
 from mcpref.fuzz.integrate.parser import DEFAULT_BUDGET, build_parser
 from mcpref.fuzz.judge.oracle import Profile
-from mcpref.fuzz.report import campaign_report, ci, html, statuses, stock
+from mcpref.fuzz.report import campaign_report, ci, exits, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
 from mcpref.fuzz.report.baseline import TARGET, BaselineError
@@ -73,7 +72,7 @@ from mcpref.fuzz.report.reproducer import (
 from mcpref.reference import client_stdio, server
 from mcpref.reference.versions import Era
 
-EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_CLEAN, EXIT_USAGE = exits.CLEAN, exits.USAGE
 DEFAULT_TARGET = [sys.executable, "-m", "mcpref.reference"]
 
 
@@ -90,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(own)
     if target == []:
         parser.error("-- must be followed by a command")
+    unusable = inputs.unusable(args)
+    for line in unusable:
+        print(f"mcpref {args.command}: {line}", file=sys.stderr)
+    if unusable:
+        return EXIT_USAGE
     if args.command == "serve":
         return server.run(args)
     if args.command == "client":
@@ -181,7 +185,9 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     shown = {TARGET: compare_command.default_labels([command])[0]}
     seconds = time.monotonic() - began
-    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: ci.fuzz_rows(report)}, baseline, shown, seconds)
+    rows = ci.fuzz_rows(report)
+    judged = bool(outcome.stats.cases or rows)  # a campaign with no case run to its end judged nothing
+    return ci.conclude(args, profile, "mcpref fuzz", {TARGET: rows}, baseline, shown, seconds, judged)
 
 
 def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:

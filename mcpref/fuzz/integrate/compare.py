@@ -7,9 +7,9 @@
 Each command is started without a shell and judged by ``check_rows`` exactly as ``mcpref
 check`` would judge it alone; the matrix has one row per requirement ID and one column per
 command, each cell pass, warn, fail, untested or n/a. With ``--clients``, each command is a client
-template judged by ``check-client``'s scenarios, and the rows are the CLIENT-* rules. Exit status: 0 when no command fails a rule,
-1 when one does, 2 for bad usage or a command that cannot be started at all; held to a
-``--baseline``, 0 when each column fails exactly its listed rules (``fuzz.report.ci``).
+template judged by ``check-client``'s scenarios, and the rows are the CLIENT-* rules. Exit status
+(``report.exits``): 1 when a command fails a rule, else 3 when a column has nothing judged, else
+0; held to a ``--baseline``, 0 when each column fails exactly its listed rules (``report.ci``).
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.integrate import check_client, selection
 from mcpref.fuzz.integrate.check import check_cause, check_rows
 from mcpref.fuzz.judge.oracle import Profile
-from mcpref.fuzz.report import ci, html
+from mcpref.fuzz.report import ci, exits, html
 from mcpref.fuzz.report.baseline import BaselineError
 from mcpref.fuzz.report.matrix import by_label, combine
 from mcpref.fuzz.report.reproducer import write_atomic
 from mcpref.reference.versions import Era
 
 SEPARATOR = "---"
-EXIT_CLEAN, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+EXIT_USAGE = exits.USAGE
 
 
 class UsageError(Exception):

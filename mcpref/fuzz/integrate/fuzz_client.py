@@ -22,13 +22,14 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
 from mcpref.fuzz.generate.corpus_modern import era_of_version
 from mcpref.fuzz.integrate.check_client import add_era_arguments, reported, reproducer
+from mcpref.fuzz.judge.client import judge_client
 from mcpref.fuzz.judge.findings import Profile
-from mcpref.fuzz.report import ci, html, statuses
+from mcpref.fuzz.report import ci, exits, html, statuses
 from mcpref.fuzz.report.matrix import combine
 from mcpref.fuzz.report.reproducer import finding_json, table, write_atomic
 from mcpref.reference.rules import BY_ID, CLIENT_RULES
 
-EXIT_USAGE = 2
+EXIT_USAGE = exits.USAGE
 CASES = 100
 USAGE = (
     "mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--html PATH] [--database DIR] "
@@ -37,8 +38,8 @@ USAGE = (
 )
 HELP = (
     "Draws scripted servers' behaviours, plays each to a fresh start of the client, and shrinks each rule's "
-    "failure to its smallest behaviour. Exit status: 0 nothing failed; 1 failures found; 2 bad usage, or a "
-    "client that could not be started; held to a --baseline, 0 when exactly the listed rules fail."
+    "failure to its smallest behaviour. A campaign that found nothing, and whose plain tool "
+    "call brought the client to no rule's situation, judged nothing."
 )
 
 
@@ -128,4 +129,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     label = shlex.join(template)
     if args.html is not None:
         write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref fuzz-client: {label}"))
-    return ci.conclude(args, profile, "mcpref fuzz-client", {label: found}, baseline, {label: label}, time.monotonic() - started)
+    # Nothing judged: nothing found, and the plain tool call never brought the client to a rule's situation.
+    judged = bool(found) or bool(judge_client(outcome.plain, outcome.plain).seen)
+    seconds = time.monotonic() - started
+    return ci.conclude(args, profile, "mcpref fuzz-client", {label: found}, baseline, {label: label}, seconds, judged)

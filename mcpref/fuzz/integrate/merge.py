@@ -20,11 +20,11 @@ from pathlib import Path
 
 from mcpref.fuzz.integrate.compare import default_labels
 from mcpref.fuzz.judge.oracle import Profile
-from mcpref.fuzz.report import ci
+from mcpref.fuzz.report import ci, exits
 from mcpref.fuzz.report.baseline import TARGET, BaselineError
 from mcpref.fuzz.report.reproducer import load_document, table, write_atomic
 
-EXIT_USAGE = 2
+EXIT_USAGE = exits.USAGE
 _SAME = ("command", "profile", "era")  # what makes reports those of one campaign
 _ADDED = ("cases", "messages", "processes", "kept_runs", "target_seconds", "oracle_seconds")
 
@@ -106,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
     command = merged["command"]
     assert isinstance(command, list)
     shown_target = {TARGET: default_labels([[str(word) for word in command]])[0]}
-    return ci.conclude(args, profile, "mcpref merge", {TARGET: rows}, baseline, shown_target, float(str(merged["seconds"])))
+    judged = bool(merged["cases"] or rows)  # workers none of which ran a case to its end judged nothing
+    seconds = float(str(merged["seconds"]))
+    return ci.conclude(args, profile, "mcpref merge", {TARGET: rows}, baseline, shown_target, seconds, judged)
 
 
 def _message(row: dict[str, object]) -> str:

@@ -5,6 +5,7 @@ the defaults that help shows. ``cli`` runs what it parses.
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 
 from mcpref import __version__
@@ -17,7 +18,7 @@ from mcpref.fuzz.integrate import fuzz_client as fuzz_client_command
 from mcpref.fuzz.integrate import merge as merge_command
 from mcpref.fuzz.integrate import selection
 from mcpref.fuzz.judge.oracle import Profile
-from mcpref.fuzz.report import ci, stock
+from mcpref.fuzz.report import ci, exits, stock
 from mcpref.reference import client_stdio, server
 
 DEFAULT_BUDGET = 60.0
@@ -32,19 +33,18 @@ PROFILES_HELP = (
     "Profiles: spec (the default) fails what the specification makes mandatory (MUST, MUST NOT) and "
     "warns on the rest; strict also fails SHOULDs and reference decisions. Measurements only warn."
 )
-EXIT_HELP = (
-    "Exit status: 0 nothing failed; 1 failures found (held to --baseline: a failure it does not list, "
-    "or a listed rule that passes); 2 bad usage, or a target that could not be started."
-)
+RAW = argparse.RawDescriptionHelpFormatter  # an epilog's paragraphs and exit-status table kept as written
 
 
 def _epilog(*parts: str) -> str:
-    return " ".join(parts)  # argparse reflows an epilog into one paragraph
+    """The parts as paragraphs, then the table of exit statuses that every command shares."""
+    return "\n\n".join([*(textwrap.fill(part, 79) for part in parts), exits.TABLE])
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="mcpref", description="Reference, oracle and fuzzer for the MCP stdio layer.", epilog=EXIT_HELP
+        prog="mcpref", description="Reference, oracle and fuzzer for the MCP stdio layer.", epilog=_epilog(),
+        formatter_class=RAW,
     )
     parser.add_argument("--version", action="version", version=f"mcpref {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -62,14 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
         "check-client",
         help="run the client scenarios against a client command and print one row per CLIENT-* rule",
         usage=check_client_command.USAGE,
-        epilog=check_client_command.HELP,
+        epilog=_epilog(check_client_command.HELP),
+        formatter_class=RAW,
     )
     check_client_command.add_arguments(check_client)
     fuzz_client = commands.add_parser(
         "fuzz-client",
         help="run a Hypothesis campaign against a client command",
         usage=fuzz_client_command.USAGE,
-        epilog=fuzz_client_command.HELP,
+        epilog=_epilog(fuzz_client_command.HELP),
+        formatter_class=RAW,
     )
     fuzz_client_command.add_arguments(fuzz_client)
     profiles = [p.value for p in Profile]
@@ -78,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
         "fuzz",
         help="run a Hypothesis campaign against a server command",
         usage="mcpref fuzz [OPTIONS] [-- CMD [ARGS...]]",
-        epilog=_epilog(TARGET_HELP, PROFILES_HELP, EXIT_HELP),
+        epilog=_epilog(TARGET_HELP, PROFILES_HELP),
+        formatter_class=RAW,
     )
     fuzz.add_argument(
         "--budget",
@@ -128,7 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="run the fixed corpus and print one row per requirement",
         usage="mcpref check [OPTIONS] [-- CMD [ARGS...]]",
-        epilog=_epilog(TARGET_HELP, PROFILES_HELP, EXIT_HELP),
+        epilog=_epilog(TARGET_HELP, PROFILES_HELP),
+        formatter_class=RAW,
     )
     check.add_argument("--profile", choices=profiles, default="spec")
     check.add_argument("--json", action="store_true", help="machine-readable output")
@@ -162,9 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
             "started without a shell (for a client's reproducer, a template naming {server}). A client's "
             "reproducer plays its scripted server again; --transcript then shows <- what the client wrote, "
             "-> what the server wrote, and -- its end.",
-            "Exit status: 0 the case no longer fails; 1 it fails; 2 bad usage, or a target that could not "
-            "be started.",
+            "For replay, the one case is the rule judged: 0 it no longer fails; 1 it fails; 3 it could not be "
+            "judged (the target was not seen through it, and nothing was found).",
         ),
+        formatter_class=RAW,
     )
     replay.add_argument("file", type=Path)
     replay.add_argument(
@@ -181,8 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(
             "The targets are argv lists after --, separated by ---, each started without a shell.",
             PROFILES_HELP,
-            EXIT_HELP,
+            "A column in which nothing was judged makes the run's status 3, unless a column fails.",
         ),
+        formatter_class=RAW,
     )
     compare_command.add_arguments(compare)
 
@@ -201,8 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog(
             "Each rule found broken is listed once, with the smallest case any worker kept; reports of "
             "another command, profile or era are refused.",
-            EXIT_HELP,
         ),
+        formatter_class=RAW,
     )
     merge_command.add_arguments(merge)
 

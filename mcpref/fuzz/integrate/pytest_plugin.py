@@ -1,10 +1,12 @@
 """``pytest --mcp-server "CMD ARGS"``: the ``check`` corpus inside a server's own test suite.
 
 One test per rule of SPEC_NOTES.md and server, collected like any other: a failing rule fails
-with the finding, its transcript and the pasteable reproducer; a warning passes and is reported
-as a pytest warning; a rule the server was not seen keeping, or that does not apply, is skipped
-with the reason. With ``--mcp-baseline FILE`` a listed failure is an expected failure (xfail),
-and a listed rule that passes fails, so that the list only shrinks.
+with the finding, its transcript, the pasteable reproducer and the rule's citations; a warning
+passes and is reported as a pytest warning; a rule the server was not seen keeping, or that does
+not apply, is skipped with the reason. With ``--mcp-baseline FILE`` a listed failure is an
+expected failure (xfail), and a listed rule that passes fails, so that the list only shrinks. A
+session in which a server had nothing judged (every rule of it skipped) is not green: it fails,
+with a line saying so, as ``mcpref check`` exits 3 (``report.exits``).
 
 The tests hang under the ini file (``pyproject.toml::mcpref::RPC-PARSE-ERROR``), so that a node id
 pytest prints can be passed back to it; they join a run that collects directories (``pytest``,
@@ -14,7 +16,9 @@ whose tests were selected (``-k``, a node id); under pytest-xdist, once in the c
 every rule, whose workers receive its results. Options have ini twins (``mcp_server`` one
 command a line, ``mcp_label``, ``mcp_profile``, ``mcp_version``, ``mcp_baseline``); a bad one is
 one usage error. ``--mcp-select`` and ``--mcp-ignore``, and ``[tool.mcpref]`` of the root folder's
-pyproject.toml, choose the rules (``fuzz.integrate.selection``). Commands are split as a shell would split them (``shlex``) and started without
+pyproject.toml, choose the rules (``fuzz.integrate.selection``). Reproducer files go to pytest's
+cache folder, or without the cache, to pytest's own temporary folder (kept as pytest keeps it).
+Commands are split as a shell would split them (``shlex``) and started without
 a shell. Without a server the plugin does nothing; it is registered by installing mcpref, and
 imports the rest of mcpref only when asked to run.
 """
@@ -24,7 +28,6 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
-import tempfile
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -40,6 +43,7 @@ Rows = dict[str, dict[str, dict[str, object]]]  # server label -> rule ID -> che
 _SETUP = pytest.StashKey["Setup"]()
 _ROWS = pytest.StashKey[Rows]()
 _WORKER_ROWS = "mcpref_rows"  # the controller's results, in each xdist worker's input
+_VERDICTS = ("pass", "warn", "fail")  # the statuses that judge (``report.statuses``)
 
 
 class McpWarning(UserWarning):
@@ -122,7 +126,8 @@ def _setup(config: pytest.Config) -> Setup:
     servers = tuple(Server(label, argv, key) for label, argv, key in zip(labels, argvs, keys, strict=True))
     select, ignore = (config.getoption(f"mcp_{name}") for name in ("select", "ignore"))
     try:
-        selected = chosen(config.rootpath, *(None if text is None else patterns(text) for text in (select, ignore)))
+        given = [None if text is None else patterns(text) for text in (select, ignore)]
+        selected = chosen(config.rootpath, given[0], given[1], ("--mcp-select", "--mcp-ignore"))
     except SelectionError as exc:
         raise pytest.UsageError(str(exc)) from None
     return Setup(servers, profile, version, expected, selected.rules if selected.narrowed else None)
@@ -204,8 +209,7 @@ def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
 
     setup = config.stash[_SETUP]
     profile = Profile(setup.profile)
-    cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider
-    folder = cache.mkdir("mcpref") if cache is not None else Path(tempfile.mkdtemp(prefix="mcpref-"))
+    folder = _folder(config)
     rows: Rows = {}
     for server in setup.servers:
         try:
@@ -215,9 +219,50 @@ def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
             _, found = check_served(server.argv, profile, Timing(), asked, only)
         except TargetError as exc:
             raise pytest.UsageError(f"--mcp-server {shlex.join(server.argv)}: {exc}") from None
-        save_reproducers(found, server.argv, profile, folder / server.label if len(setup.servers) > 1 else folder)
+        if folder is not None:
+            save_reproducers(found, server.argv, profile, folder / server.label if len(setup.servers) > 1 else folder)
         rows[server.label] = {str(row["id"]): row for row in found}
     return rows
+
+
+def _folder(config: pytest.Config) -> Path | None:
+    """Where reproducer files go: pytest's cache, or without it (-p no:cacheprovider) pytest's own
+    temporary folder, which pytest prunes; none under -p no:tmpdir too (the failures still carry
+    their transcripts and shell lines). Never a folder of mcpref's own that nothing removes."""
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        return Path(cache.mkdir("mcpref"))
+    factory = getattr(config, "_tmp_path_factory", None)  # the tmp_path plugin's, set at its configure
+    return Path(factory.mktemp("mcpref")) if factory is not None else None
+
+
+def _nothing_judged(config: pytest.Config) -> list[str]:
+    """The servers none of whose selected rules was judged, in a session whose corpus ran."""
+    if _SETUP not in config.stash or _ROWS not in config.stash or hasattr(config, "workerinput"):
+        return []  # an xdist worker's session is the controller's to judge
+    rows = config.stash[_ROWS]
+    return [label for label, by_rule in rows.items() if not any(row["status"] in _VERDICTS for row in by_rule.values())]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if exitstatus == pytest.ExitCode.OK and _nothing_judged(session.config):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED  # nothing judged is not green
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    for label in _nothing_judged(config):
+        terminalreporter.write_line(
+            f"mcpref: nothing was judged of {label}: every selected rule was untested or n/a (see the skips: -rs); "
+            "the session fails",
+            red=True,
+        )
+
+
+def _cited(rule: str) -> str:
+    from mcpref.fuzz.report.notes import entry
+
+    return "cited: " + " ; ".join(entry(rule).sources)
 
 
 class Conformance(pytest.File):
@@ -265,7 +310,7 @@ class RuleItem(pytest.Item):
         if listed:
             raise _Failed(f"{self.rule} is listed in the baseline and no longer fails: take it off the list")
         if status == "fail":
-            raise _Failed(f"{self.rule} ({row['level']}) fails\n\n{describe(row.get('findings'))}")
+            raise _Failed(f"{self.rule} ({row['level']}) fails\n{_cited(self.rule)}\n\n{describe(row.get('findings'))}")
         if status == "warn":
             warnings.warn(McpWarning(f"{self.rule} ({row['level']}): {describe(row.get('findings'))}"), stacklevel=1)
         if status == "untested":
@@ -274,10 +319,11 @@ class RuleItem(pytest.Item):
             if chosen is not None and "STDIO-SURVIVE" not in chosen and rows.get("STDIO-SURVIVE", {}).get("status") == "fail":
                 # The server answered nothing (check_rows): a selection without the rule that says so
                 # must not turn the run into a clean one.
-                raise _Failed(f"{self.rule}: {check_cause(list(rows.values()))} (STDIO-SURVIVE fails)")
-            pytest.skip(f"{self.rule}: untested: {row.get('reason', 'not seen')}")
+                cause = check_cause(list(rows.values()))
+                raise _Failed(f"{self.rule}: {cause} (STDIO-SURVIVE fails)\n{_cited('STDIO-SURVIVE')}")
+            _skip(f"{self.rule}: untested: {row.get('reason', 'not seen')}")
         if status == "n/a":
-            pytest.skip(f"{self.rule}: not applicable to this server or version")
+            _skip(f"{self.rule}: n/a: {row.get('reason', 'not applicable to this server or version')}")
 
     def repr_failure(self, excinfo: ExceptionInfo[BaseException], style: object = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, _Failed):
@@ -285,4 +331,10 @@ class RuleItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"mcpref {self.server.label} {self.rule}"
+        return self.path, 0, f"mcpref {self.server.label} {self.rule}"
+
+
+def _skip(reason: str) -> None:
+    """Skip the running rule, the skip shown at the rule's file (the ini file), as a skip mark's is,
+    not at this line of the plugin."""
+    raise pytest.skip.Exception(reason, _use_item_location=True)

@@ -2,7 +2,8 @@
 
 A server's case is judged as ``check`` and ``fuzz`` judged it: a finding they filed under
 FRAME-LF-ONLY, FRAME-CHUNK-INVARIANT, MOD-STATELESS or away from FRAME-UTF8 is tried again the
-same way (``campaign.attribution``). Exit status: 0 the case passes, 1 it fails.
+same way (``campaign.attribution``). Exit status (``report.exits``): 0 the case passes, 1 it fails,
+3 it could not be judged: the server was not seen through it and nothing was found.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.integrate import check_client as check_client_command
 from mcpref.fuzz.judge.oracle import Finding, Status, judge, judge_run
-from mcpref.fuzz.report.ci import EXIT_CLEAN, EXIT_FOUND
+from mcpref.fuzz.report import exits
 from mcpref.fuzz.report.client_reproducer import client_reproducer, is_client
 from mcpref.fuzz.report.reproducer import (
     FORMAT,
@@ -120,6 +121,11 @@ def run(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> 
         print(
             f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})"
         )
-    if not findings:
+    # Seen through as check sees a scenario: the liveness probe answered, or for a case ending at
+    # EOF, any answer. Silence is no pass, and what it leaves unanswered only warns of it.
+    seen = bool(run.observation.output) if reproducer.eof else run.observation.survived
+    if not (seen or failing):
+        print(f"the case could not be judged: the server {run.observation.ending or 'exited'} before answering")
+    elif not findings:
         print("no divergence: the case passes")
-    return EXIT_FOUND if failing else EXIT_CLEAN
+    return exits.of(bool(failing), seen)

@@ -3,9 +3,9 @@
 A pattern is a rule ID (``RPC-BATCH``: that rule alone) or a prefix of IDs ending at a dash
 (``RPC``, ``LIFE-``, ``RPC-BATCH-``: every rule it begins); one that names no rule is a usage
 error, as a typo would be. With no
-``select``, every rule is selected; ``ignore`` then takes rules away. The command line's
-``--select`` replaces the configuration's ``select``, and its ``--ignore`` the configuration's
-``ignore``. The configuration is the ``[tool.mcpref]`` table of the ``pyproject.toml`` in the
+``select``, every rule is selected; ``ignore`` then takes rules away; a selection that leaves no
+rule is a usage error too. A command line with ``--select`` or ``--ignore`` replaces the
+configuration's whole selection: what it says is what is judged. The configuration is the ``[tool.mcpref]`` table of the ``pyproject.toml`` in the
 folder a run starts in (the CLI and the Action) or in pytest's root folder (the plugin)::
 
     [tool.mcpref]
@@ -14,7 +14,9 @@ folder a run starts in (the CLI and the Action) or in pytest's root folder (the 
 
 A rule left out is not judged: ``check`` runs only the scenarios that exercise a selected rule
 and lists only selected rules, and a campaign takes no finding of an unselected rule for a
-failure (nor a warning).
+failure (nor a warning). The table is read strictly, as pytest's strict configuration is: a key
+other than ``select`` and ``ignore``, or a value of another type, is a usage error, even on a
+command line whose selection replaces the table's.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ from mcpref.reference.rules import RULES
 
 
 class SelectionError(Exception):
-    """A pattern that names no rule, or a configuration that cannot be read; the message says which."""
+    """A pattern that names no rule, a selection that leaves none, or a configuration that cannot be
+    read; the message says which."""
+
+
+KEYS = ("select", "ignore")  # of ``[tool.mcpref]``
 
 
 _IDS = frozenset(rule.id for rule in RULES)
@@ -73,26 +79,44 @@ def configured(folder: Path) -> Selection:
     """The ``[tool.mcpref]`` selection of ``folder/pyproject.toml``; every rule without one."""
     path = folder / "pyproject.toml"
     try:
-        table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("mcpref", {})
+        tool = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {})
     except FileNotFoundError:
         return Selection()
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SelectionError(f"{path}: {exc}") from None
-    lists = {key: table.get(key, []) for key in ("select", "ignore")}
+    table = tool.get("mcpref", {}) if isinstance(tool, dict) else {}
+    if not isinstance(table, dict):
+        raise SelectionError(f"{path}: [tool.mcpref] must be a table")
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        raise SelectionError(f"{path}: [tool.mcpref] has no key {', '.join(map(repr, unknown))} (its keys: {', '.join(KEYS)})")
+    lists = {key: table.get(key, []) for key in KEYS}
     for key, value in lists.items():
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise SelectionError(f"{path}: [tool.mcpref] {key} must be a list of rule IDs or prefixes")
     where = f"{path} [tool.mcpref]"
-    return Selection(_checked(lists["select"], where), _checked(lists["ignore"], where))
+    return _leaving_some(Selection(_checked(lists["select"], where), _checked(lists["ignore"], where)), where)
 
 
-def chosen(folder: Path, select: Sequence[str] | None, ignore: Sequence[str] | None) -> Selection:
-    """The selection of ``folder``'s configuration, each list replaced by the command line's if given."""
-    base = configured(folder)
-    return Selection(
-        base.select if select is None else _checked(select, "--select"),
-        base.ignore if ignore is None else _checked(ignore, "--ignore"),
-    )
+def _leaving_some(selection: Selection, where: str) -> Selection:
+    if not selection.rules:
+        raise SelectionError(f"{where}: the selection leaves no rule to judge")
+    return selection
+
+
+def chosen(
+    folder: Path,
+    select: Sequence[str] | None,
+    ignore: Sequence[str] | None,
+    names: tuple[str, str] = ("--select", "--ignore"),
+) -> Selection:
+    """The selection of ``folder``'s configuration, replaced whole by the command line's if it gives
+    either list. ``names``: the options the command line spells them with."""
+    base = configured(folder)  # read, and refused if bad, whoever wins
+    if select is None and ignore is None:
+        return base
+    given = Selection(_checked(select or (), names[0]), _checked(ignore or (), names[1]))
+    return _leaving_some(given, " and ".join(name for name, value in zip(names, (select, ignore), strict=True) if value is not None))
 
 
 def patterns(text: str) -> list[str]:

@@ -19,12 +19,12 @@ from mcpref.fuzz.generate.client_scripts import ServerScript
 from mcpref.fuzz.generate.corpus_modern import BY_NAME
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import baseline as baselines
-from mcpref.fuzz.report import junit, statuses
+from mcpref.fuzz.report import exits, junit, statuses
 from mcpref.fuzz.report.client_reproducer import client_reproducer_json
 from mcpref.fuzz.report.reproducer import reproducer_json, write_atomic
 from mcpref.reference.rules import RULES
 
-EXIT_CLEAN, EXIT_FOUND = 0, 1
+EXIT_CLEAN, EXIT_FOUND = exits.CLEAN, exits.FOUND
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,20 +57,28 @@ def conclude(
     baseline: baselines.Baseline | None,
     shown: Mapping[str, str],
     seconds: float,
+    judged: bool | None = None,
 ) -> int:
-    """Hold the run to the baseline, write the files asked for; the exit status. ``shown``: each
-    result's target by name; ``seconds``: how long the run took."""
+    """Hold the run to the baseline, write the files asked for; the exit status (``exits``).
+    ``shown``: each result's target by name; ``seconds``: how long the run took; ``judged``:
+    whether every target had something judged (by default, whether each has a row with a verdict;
+    a campaign's rows are only what it found, and it says)."""
     failed = having(results, statuses.FAIL)
+    if judged is None:
+        judged = all(exits.judged(rows) for rows in results.values())
     verdict = None if baseline is None else baselines.hold(baseline, failed, having(results, statuses.UNTESTED))
     if args.write_baseline is not None:
         write_atomic(args.write_baseline, baselines.dump(profile, failed))
     if args.junit_xml is not None:
         write_atomic(args.junit_xml, junit.document(name, results, verdict, shown, seconds))
-    if verdict is None:
-        return EXIT_FOUND if any(failed.values()) else EXIT_CLEAN
-    for line in verdict.lines():
-        print(line, file=sys.stderr)
-    return EXIT_CLEAN if verdict.held else EXIT_FOUND
+    if verdict is not None:
+        for line in verdict.lines():
+            print(line, file=sys.stderr)
+    new = failed if verdict is None else verdict.new
+    status = exits.of(any(new.values()), judged, verdict is None or verdict.held)
+    if status == exits.NOTHING_JUDGED:
+        print(f"{name}: {exits.NOTHING_JUDGED_LINE}", file=sys.stderr)
+    return status
 
 
 def fuzz_rows(report: dict[str, object]) -> list[dict[str, object]]:
