@@ -142,3 +142,8 @@ def test_the_actions_status_output_names_each_exit_status(tmp_path: Path) -> Non
                           text=True, timeout=300, check=False)  # fmt: skip
     assert done.returncode == 3, done.stderr[-2000:]
     assert "status=nothing-judged\n" in given.read_text() and "1 untested" in summary.read_text()
+    assert "**Nothing was judged**: check judged no rule; the step fails" in summary.read_text()
+    refused = subprocess.run([sys.executable, "-m", "mcpref.fuzz.action"], cwd=tmp_path, capture_output=True, text=True,
+                             env={**env, "MCPREF_OUT": "/etc/passwd/out"}, timeout=300, check=False)  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr == "mcpref action: MCPREF_OUT /etc/passwd/out: /etc/passwd is not a folder\n"
+    assert given.read_text().endswith("status=error\n")

@@ -34,6 +34,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from mcpref.fuzz.integrate.inputs import writable_folder
 from mcpref.fuzz.report import exits, statuses
 from mcpref.reference.versions import V2026_07_28
 
@@ -41,6 +42,7 @@ EXIT_USAGE = exits.USAGE
 # The ``status`` output of each exit status; any other (a signal's) is an error.
 STATUS_WORDS = {exits.CLEAN: "pass", exits.FOUND: "fail", exits.NOTHING_JUDGED: "nothing-judged"}
 _ICON = {"fail": "❌ fail", "warn": "⚠️ warn"}
+_NOTHING_JUDGED = "**Nothing was judged**: {}; the step fails (exit status 3, `nothing-judged`)."
 
 
 def _mcpref(*argv: str) -> int:
@@ -90,7 +92,7 @@ def summary(command: list[str], profile: str, check: Mapping[str, object], fuzz:
         f"`{shlex.join(command)}`, profile `{profile}`: " + statuses.summary(rows, _cause(check)),
         "",
         "### check",
-        *_rows_markdown(rows),
+        *(_rows_markdown(rows) if exits.judged(rows) else [_NOTHING_JUDGED.format("check judged no rule")]),
     ]
     shells = _shell_lines(rows)
     if shells:
@@ -100,7 +102,7 @@ def summary(command: list[str], profile: str, check: Mapping[str, object], fuzz:
         assert isinstance(failures, list) and isinstance(warnings, list)
         lines += ["", f"### fuzz (seed {fuzz['seed']}, {fuzz['cases']} cases, {fuzz['messages']} messages)"]
         if not failures and not warnings:
-            lines.append("No divergence found.")
+            lines.append("No divergence found." if fuzz["cases"] else _NOTHING_JUDGED.format("no case ran to its end"))
         for failure in failures:
             lines.append(f"- ❌ `{failure['id']}` ({failure['level']}): {failure['message']} — `{failure['reproducer']}`")
         for warning in warnings:
@@ -167,6 +169,11 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
     if not command or cases < 0 or not limit > 0:
         print("mcpref action: the command input is required; fuzz-cases may not be negative; time-limit must be "
               "positive", file=sys.stderr)  # fmt: skip
+        return EXIT_USAGE
+    unusable = writable_folder(out)
+    if unusable is not None:
+        print(f"mcpref action: MCPREF_OUT {out}: {unusable}", file=sys.stderr)
+        _append(environ.get("GITHUB_OUTPUT"), "status=error\n")
         return EXIT_USAGE
     out.mkdir(parents=True, exist_ok=True)
     version = environ.get("MCPREF_PROTOCOL_VERSION", "")
