@@ -27,10 +27,9 @@ def on_line(line: bytes, handle: Handle) -> list[Effect]:
         value = json.loads(line)
     except ValueError:
         return handle(line)
-    if isinstance(value, dict) and "method" in value and "params" in value:
-        if not isinstance(value["params"], dict | list):
-            del value["params"]  # read as no params at all
-            return handle(json.dumps(value, ensure_ascii=False).encode())
+    if isinstance(value, dict) and "method" in value and not isinstance(value.get("params", {}), dict | list):
+        del value["params"]  # read as no params at all
+        return handle(json.dumps(value, ensure_ascii=False).encode())
     return handle(line)
 
 

@@ -7,9 +7,13 @@ import json
 
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
+from test_oracle_modern import DISCOVERED, asking_for_elicitation, line, modern, result, typed
 
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.corpus import call
 from mcpref.fuzz.generate.messages import encode, initialize, request
+from mcpref.fuzz.judge.oracle import Finding, judge
 
 
 def _answer(request_id: object, **member: object) -> bytes:
@@ -86,3 +90,43 @@ def test_an_error_without_an_id_member_is_said_to_have_none() -> None:
     assert findings
     assert all("id null" not in f.message for f in findings), findings
     assert any("without an id member" in f.message for f in findings), findings
+
+
+def _after_modern_requests(code: int, version: str) -> list[Finding]:
+    """An initialize offering ``version``, refused with ``code`` after a modern tools/list was served."""
+    listed = modern(1, "tools/list")
+    stream = b"".join([line(listed), encode(initialize(2, version))])
+    refused = _answer(2, error={"code": code, "message": 'duplicate "initialize" received'})
+    observation = Observation((result(1, typed(tools=[], ttlMs=0, cacheScope="private")), refused), b"", True, SENTINEL_IDS)
+    return judge(stream, observation)
+
+
+@pytest.mark.spec("MOD-DUAL-ERA", "LIFE-VERSION-UNSUPPORTED", "LIFE-VERSION-ACCEPT")
+@pytest.mark.parametrize("version", ["2026-07-28", "1999-01-01"])
+def test_an_initialize_refused_after_modern_requests_were_served_is_the_era_the_connection_kept(version: str) -> None:
+    findings = _after_modern_requests(0, version)
+    assert [(f.rule, f.mandatory) for f in findings] == [("MOD-DUAL-ERA", False)]
+    assert findings[0].message.endswith("after 1 modern request (tools/list) was served: the connection kept the modern era it opened")
+    assert _after_modern_requests(-32022, version) == []  # the era's own refusal (MOD-LEGACY-INIT)
+
+
+def _messages(sent: list[dict[str, object]], answers: list[bytes]) -> dict[str, str]:
+    stream = b"".join(line(message) for message in sent)
+    observation = Observation((*answers, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS)
+    return {f.rule: f.message for f in judge(stream, observation)}
+
+
+@pytest.mark.spec("MOD-STATELESS")
+def test_a_stateless_finding_says_what_was_carried_over() -> None:
+    first, tools = modern(1, "tools/list"), result(1, typed(tools=[], ttlMs=0, cacheScope="private"))
+    bare = {"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {"_meta": {}}}
+    found = _messages([first, bare], [tools, result(2, DISCOVERED)])
+    assert found["MOD-STATELESS"].endswith(", after an earlier request with a whole envelope was served")
+    old = modern(2, "server/discover", **{"io.modelcontextprotocol/protocolVersion": "2099-01-01"})
+    found = _messages([first, old], [tools, result(2, DISCOVERED)])
+    assert found["MOD-STATELESS"] == (
+        "served a request for version '2099-01-01', after an earlier request for a version it supports was served"
+    )
+    asking, declared, undeclared = asking_for_elicitation()
+    found = _messages([declared, undeclared], [result(1, asking), result(2, asking)])
+    assert found["MOD-STATELESS"].endswith("capability, which an earlier request on the connection declared")

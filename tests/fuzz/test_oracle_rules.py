@@ -1657,6 +1657,9 @@ IN_TWO_MODULES = {
     # What one modern answer shows (modern), and what a session's answers show together (modern_session).
     "MOD-CAP-REQUIRED": {"modern", "modern_session"},
     "MOD-STATELESS": {"modern", "modern_session"},
+    # The era a connection keeps: a modern request refused after initialize (modern), an initialize
+    # refused after modern requests were served (lifecycle, where initialize is judged).
+    "MOD-DUAL-ERA": {"modern", "lifecycle"},
 }
 
 

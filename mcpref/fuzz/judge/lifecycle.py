@@ -198,7 +198,19 @@ def _initialized_received(session: Session) -> Callable[[int], bool]:
 
 
 def _refused_initialize(session: Session, index: int, requested: JsonValue, answer: JsonObject) -> None:
-    if requested in SUPPORTED_NAMES:
+    served = [call.request.method for call in session.modern.calls if result_of(call.answer) is not None]
+    if served and error_code(answer) not in (UNSUPPORTED_PROTOCOL_VERSION, INVALID_PARAMS):
+        # MOD-DUAL-ERA: a connection may keep the era its first requests chose and refuse the other's;
+        # the refusal is that state carried over, not version negotiation (whose errors are judged below).
+        many = len(served) > 1
+        message = (
+            f"initialize was {answered(answer)}, after {len(served)} modern request{'s' if many else ''}"
+            f" ({', '.join(sorted(set(served)))}) {'were' if many else 'was'} served: the connection kept"
+            f" the modern era {'they' if many else 'it'} opened"
+        )
+        expected = "an initialize answered as on a fresh connection, or -32022"
+        session.find("MOD-DUAL-ERA", index, message, expected, show(answer), mandatory=False)
+    elif requested in SUPPORTED_NAMES:
         session.find(
             "LIFE-VERSION-ACCEPT",
             index,

@@ -262,7 +262,8 @@ class ModernJudge:
         code = error_code(answer)
         if "result" in answer:
             rule = "MOD-STATELESS" if self.served else "MOD-META-REQUIRED"  # served with an earlier envelope?
-            self.find(rule, index, f"served a request whose {problem}", "-32602", show(answer), None)
+            carried = ", after an earlier request with a whole envelope was served" if self.served else ""
+            self.find(rule, index, f"served a request whose {problem}{carried}", "-32602", show(answer), None)
         elif code != INVALID_PARAMS:
             # A request whose _meta names no version may also be read as no request of this era at all.
             request_meta = (request.params or {}).get("_meta")
@@ -289,8 +290,10 @@ class ModernJudge:
         unknown_first = code == METHOD_NOT_FOUND and not self._has(request.method)
         mandatory = version not in LEGACY_NAMES and not unknown_first
         if "result" in answer:
-            rule = "MOD-STATELESS" if self.served and mandatory else "MOD-VERSION-UNSUPPORTED"
-            self.find(rule, index, f"served a request for version {version!r}", "-32022", show(answer), mandatory)
+            stateless = self.served and mandatory
+            rule = "MOD-STATELESS" if stateless else "MOD-VERSION-UNSUPPORTED"
+            carried = ", after an earlier request for a version it supports was served" if stateless else ""
+            self.find(rule, index, f"served a request for version {version!r}{carried}", "-32022", show(answer), mandatory)
         elif code != UNSUPPORTED_PROTOCOL_VERSION:
             expected = "-32022 with data {supported, requested}"
             self.find("MOD-VERSION-UNSUPPORTED", index, "an unsupported version not refused with -32022", expected, show(answer), mandatory)
@@ -354,9 +357,12 @@ class ModernJudge:
             return False
         for method, needed in asked_capabilities(result).items():
             if needed not in envelope.capabilities:
-                rule = "MOD-STATELESS" if needed in self.declared else "MOD-CAP-REQUIRED"
+                stateless = needed in self.declared
+                rule = "MOD-STATELESS" if stateless else "MOD-CAP-REQUIRED"
                 expected = f"-32021, or no {method} request"
-                self.find(rule, index, f"asked for {method} without the {needed} capability", expected, show(answer), None)
+                carried = ", which an earlier request on the connection declared" if stateless else ""
+                message = f"asked for {method} without the {needed} capability{carried}"
+                self.find(rule, index, message, expected, show(answer), None)
         return False
 
     def _missing_capability(self, index: int, envelope: _Envelope, answer: JsonObject) -> None:
