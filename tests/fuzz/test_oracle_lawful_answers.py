@@ -7,7 +7,7 @@ import json
 
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
-from test_oracle_modern import DISCOVERED, asking_for_elicitation, line, modern, result, typed
+from test_oracle_modern import DISCOVERED, asking_for_elicitation, error, line, modern, result, typed
 
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import SENTINEL_IDS
@@ -130,3 +130,16 @@ def test_a_stateless_finding_says_what_was_carried_over() -> None:
     asking, declared, undeclared = asking_for_elicitation()
     found = _messages([declared, undeclared], [result(1, asking), result(2, asking)])
     assert found["MOD-STATELESS"].endswith("capability, which an earlier request on the connection declared")
+
+
+@pytest.mark.spec("MOD-DUAL-ERA", "MOD-RESULT-TYPE", "MOD-TOOLS-CACHE")
+@pytest.mark.parametrize("supported", [["2025-11-25"], ["2026-07-28", "2025-11-25"]])
+def test_a_version_error_naming_legacy_versions_alone_shows_a_legacy_server(supported: list[str]) -> None:
+    # Refused with -32022, then a counter-offer to initialize, then an enveloped request served as
+    # a legacy one: a server that said it serves no modern version is judged as the legacy one it is.
+    sent = [modern(1, "tools/list"), initialize(0, "2026-07-28"), {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    stream = b"".join(line(message) for message in [*sent, modern(3, "tools/list")])
+    refused = error(1, -32022, {"supported": supported, "requested": "2026-07-28"})
+    observation = Observation((refused, INIT_RESULT, result(3, {"tools": []}), result(SENTINEL_IDS[0], {})), b"", True, SENTINEL_IDS)
+    found = {f.rule for f in judge(stream, observation) if f.mandatory}
+    assert found == (set() if supported == ["2025-11-25"] else {"MOD-RESULT-TYPE", "MOD-TOOLS-CACHE"})

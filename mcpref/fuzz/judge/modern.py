@@ -18,7 +18,7 @@ method's result must hold beyond that is judged by the caller, as for legacy req
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -102,17 +102,22 @@ class ModernServer:
                 self.lists_legacy = True
             if isinstance(result.get("supportedVersions"), list) and isinstance(result.get("capabilities"), dict):
                 self.capabilities = result["capabilities"]  # type: ignore[assignment]
-        elif error_code(answer) in MODERN_ERRORS or _names_modern_versions_alone(answer):
+        elif error_code(answer) in MODERN_ERRORS and not _names_versions_alone(answer, LEGACY_NAMES):
+            # A -32022 naming legacy versions alone says the server serves no modern one: a dual-era
+            # client falls back to initialize, and the server is judged as the legacy one it is.
+            self.speaks = True
+        elif _names_versions_alone(answer, MODERN_NAMES):
             self.speaks = True
 
 
-def _names_modern_versions_alone(answer: JsonObject) -> bool:
-    """A version error whose ``data.supported`` names modern versions and no other: a server of that
-    era alone, refusing ``initialize`` with a code of the handshake era (MOD-LEGACY-INIT)."""
+def _names_versions_alone(answer: JsonObject, names: Collection[str]) -> bool:
+    """A version error whose ``data.supported`` names some of ``names`` and no other version: with
+    modern names, a server of that era alone, refusing ``initialize`` with a code of the handshake
+    era (MOD-LEGACY-INIT); with legacy names, one of the handshake era alone."""
     error = answer.get("error")
     data = error.get("data") if isinstance(error, dict) else None
     supported = data.get("supported") if isinstance(data, dict) else None
-    return isinstance(supported, list) and bool(supported) and all(isinstance(name, str) and name in MODERN_NAMES for name in supported)
+    return isinstance(supported, list) and bool(supported) and all(isinstance(name, str) and name in names for name in supported)
 
 
 def speaks_modern(output: tuple[bytes, ...]) -> bool:
