@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck notes fuzz-self peers bench bench-targets soak field lawful client-campaigns field-clients
+.PHONY: demo test lint typecheck notes fuzz-self peers bench bench-targets soak field lawful client-campaigns buggy-campaigns field-clients
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,14 @@ client-campaigns: $(STAMP)
 	MCPREF_CLIENT_CAMPAIGNS=full $(BIN)/python -m pytest -n auto -p no:cacheprovider -q -rP \
 		tests/fuzz/test_fuzz_client_finds.py > build/client-campaigns.log; status=$$?; \
 		grep -E "first broken|passed|failed" build/client-campaigns.log; exit $$status
+
+# For every buggy example server (examples/buggy) in each era it is judged in, a seeded 100-case
+# campaign must fail every rule that check fails; make test runs one of them.
+buggy-campaigns: $(STAMP)
+	@mkdir -p build
+	MCPREF_BUGGY_CAMPAIGNS=full $(BIN)/python -m pytest -n auto -p no:cacheprovider -q -rP \
+		tests/fuzz/test_campaign_finds_check.py > build/buggy-campaigns.log; status=$$?; \
+		grep -E "check fails|skipped|passed|failed" build/buggy-campaigns.log; exit $$status
 
 # A long coverage-guided campaign over the reference's own framer and dispatcher (Atheris
 # steering Hypothesis' byte-level input); new inputs land in fuzz-corpus/self, which the

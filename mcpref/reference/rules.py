@@ -244,7 +244,7 @@ RULES: tuple[Rule, ...] = (
         ALL,
         "A tool that ran and failed gives a result with isError true, not a protocol error.",
     ),
-    Rule("TOOLS-UNKNOWN", _S, ALL, "A call to an unknown tool gets -32602."),
+    Rule("TOOLS-UNKNOWN", _D, ALL, "A call to an unknown tool gets -32602."),
     Rule(
         "TOOLS-ARGS-INVALID",
         _S,

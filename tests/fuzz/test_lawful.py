@@ -93,6 +93,7 @@ SERVERS = [
     pytest.param("silent_on_invalid_without_id", marks=pytest.mark.spec("RPC-INVALID-NO-ID")),
     pytest.param("error_id_omitted", marks=pytest.mark.spec("RPC-ERROR-ID-NULL")),
     pytest.param("answers_client_response", marks=pytest.mark.spec("RPC-CLIENT-RESPONSE")),
+    pytest.param("unstructured_params_served", marks=pytest.mark.spec("RPC-PARAMS-OBJECT")),
     pytest.param("duplicate_id_served", marks=pytest.mark.spec("RPC-DUPLICATE-ID")),
     pytest.param("id_reuse_refused", marks=pytest.mark.spec("RPC-DUPLICATE-ID")),
     pytest.param("serial", marks=pytest.mark.spec("RPC-CONCURRENT")),

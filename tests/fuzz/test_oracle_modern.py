@@ -463,11 +463,12 @@ def test_a_server_whose_discovery_lists_legacy_versions_is_not_taken_for_modern_
 def test_a_session_the_discover_opened_is_one_cause_with_the_initialize_refused_after_it() -> None:
     # Seen (Go SDK 1.8, field T40): after a discover it answered, the server refused initialize as a
     # "duplicate", then served what followed as the session the discover had opened. The refusal is
-    # the finding; what the server then serves follows from it, not from an open pre-init gate.
+    # the finding, named by its cause, the era the connection kept; what the server then serves
+    # follows from it, not from an open pre-init gate.
     dual = {**DISCOVERED, "supportedVersions": ["2026-07-28", "2025-11-25"]}
     sent = [modern(0, "server/discover"), *LEGACY.opening(10, V2025_11_25), {"jsonrpc": "2.0", "id": 11, "method": "tools/list"}]
     answers = [result(0, dual), error(10, 0), result(11, {"tools": []})]
-    assert verdict(sent, answers, Profile.STRICT) == {"LIFE-VERSION-ACCEPT"}
+    assert verdict(sent, answers, Profile.STRICT) == {"MOD-DUAL-ERA"}
     # Without the discover, serving after a refused initialize is the gate's own finding.
     stream = b"".join(line(message) for message in sent[1:])
     answered = (error(10, 0), result(11, {"tools": []}), result(SENTINEL_IDS[0], {}))

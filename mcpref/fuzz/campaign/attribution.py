@@ -175,7 +175,10 @@ def relabel_false_line_ends(
     if not lost or defanged(case) == replace(case, cuts=()):
         return findings
     defanged_findings, defanged_output = execute(defanged(case))
-    if defanged_output == output or any(f.rule in _SPLIT for f in failing_findings(defanged_findings, profile)):
+    # Line by line (defanging keeps each line where it was): a failure of another line, with a cause
+    # of its own, does not keep this one's answer lost to its false line ends under a symptom's rule.
+    lost = [f for f in lost if f.line not in _split_lines(defanged_findings, profile)]
+    if defanged_output == output or not lost:
         return findings
     false_ends = [line for line in case.lines if has_false_line_end(line)]
     cr_only = all(only_cr_line_ends(line) for line in false_ends)
@@ -183,7 +186,7 @@ def relabel_false_line_ends(
         # Bare CRs and other separators: the others are the cause only if answers are still lost
         # once the CRs alone are made harmless; else the CRs may be, and that reading is open.
         cr_findings, _ = execute(defanged(case, crs_only=True))
-        cr_only = not any(f.rule in _SPLIT for f in failing_findings(cr_findings, profile))
+        cr_only = not {f.line for f in lost} & _split_lines(cr_findings, profile)
 
     def relabelled(finding: Finding) -> Finding:
         if finding not in lost:
@@ -196,6 +199,11 @@ def relabel_false_line_ends(
 
     result = [relabelled(finding) for finding in findings]
     return findings if result == findings else result
+
+
+def _split_lines(findings: list[Finding], profile: Profile) -> set[int | None]:
+    """The lines whose failures are among those a line cut at a false line end shows."""
+    return {f.line for f in failing_findings(findings, profile) if f.rule in _SPLIT}
 
 
 def utf8_repaired(case: Case) -> Case:

@@ -166,7 +166,7 @@ def attribute(
         if chunked is not None:
             return Failure("FRAME-CHUNK-INVARIANT", failure.case, failure.run, [chunked, *failure.findings])
         cut = relabel_false_line_ends(failure.findings, failure.case, failure.run.observation.output, outcome, profile)
-        if cut is not failure.findings:
+        if failure.finding not in cut:  # its own finding relabelled, not another line's
             return Failure("FRAME-LF-ONLY", failure.case, failure.run, cut)
         if failure.rule == "FRAME-UTF8":
             return relabelled(relabel_invalid_utf8)

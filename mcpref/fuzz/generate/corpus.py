@@ -177,6 +177,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     scenario("byte order mark", ("FRAME-BOM",), *_ready(), b'\xef\xbb\xbf{"jsonrpc":"2.0","id":1,"method":"ping"}\n'),
     scenario("CRLF", ("FRAME-CRLF",), *_ready(), b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n'),
+    # No schema closes a request: a member JSON-RPC does not define leaves it a request, owed its answer.
+    scenario("an extra member", ("RPC-ONE-ANSWER",), *_ready(), b'{"jsonrpc":"2.0","id":7,"method":"ping","extra":true}\n'),
     scenario("blank lines", ("FRAME-BLANK-LINE",), *_ready(), b"\n", b"  \t\r\n", *lines(request(1, "ping"))),
     scenario("raw CR between tokens", ("FRAME-LF-ONLY",), *_ready(), b'{"jsonrpc":"2.0",\r"id":1,"method":"ping"}\n'),
     scenario(

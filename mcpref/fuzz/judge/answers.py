@@ -189,10 +189,15 @@ def _id_lost(session: Session, rule: str, index: int, request_id: RequestId, ans
     if beyond_doubles(request_id):
         # RFC 8259 section 6: an integer beyond 2^53 may be unreadable to a peer, as the id of
         # any line, valid or not: answering with id null is allowed.
-        message = "answered with id null: its id is beyond 2^53, where a peer may not read it"
+        message = f"{_without_id(answer)}: its id is beyond 2^53, where a peer may not read it"
         session.find("RPC-JSON-LIMITS", index, message, expected, show(answer), False)
         return
-    session.find(rule, index, "answered with id null, though its id is readable", expected, show(answer))
+    session.find(rule, index, f"{_without_id(answer)}, though its id is readable", expected, show(answer))
+
+
+def _without_id(answer: JsonObject) -> str:
+    """How an answer without a usable id came back: with id null, or with no id member at all."""
+    return "answered with id null" if "id" in answer else "answered without an id member"
 
 
 def leftovers(session: Session) -> None:

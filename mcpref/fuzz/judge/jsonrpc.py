@@ -198,9 +198,9 @@ def _invalid(session: Session, index: int, message: Invalid) -> None:
     answer = answers.single(session, index, message.id, rule, cancellable=False)
     assert answer is not None  # its id has an answer
     codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
-    if message.code == INVALID_PARAMS and "result" in answer:
-        # Positional params are valid JSON-RPC; that MCP's are objects binds the sender: serving them is allowed.
-        session.find(rule, index, "served a request whose params are an array", "error -32602", show(answer), False)
+    if rule == "RPC-PARAMS-OBJECT" and "result" in answer:
+        # "params MUST be a Structured value" (JSON-RPC) and MCP's objects bind the sender: serving any params is allowed.
+        session.find(rule, index, f"served a request whose {message.reason}", f"error {message.code}", show(answer), False)
     elif error_code(answer) not in codes:
         session.find(
             rule, index, "an invalid message was not refused as invalid", f"error {message.code}", show(answer)
@@ -260,7 +260,7 @@ def _judge_answer(session: Session, index: int, request: Request, answer: JsonOb
     elif request.method == "ping":
         lifecycle.ping(session, index, answer)
     elif not session.target.ready:
-        lifecycle.early(session, index, answer)
+        lifecycle.early(session, index, request, answer)
     else:
         capabilities.operating(session, index, request, answer, session.target)
 

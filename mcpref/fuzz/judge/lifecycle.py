@@ -22,6 +22,7 @@ from mcpref.fuzz.judge.modern import (
 )
 from mcpref.fuzz.judge.reading import Notification, Request, initialize_params_problem, is_valid_id, parse_line
 from mcpref.fuzz.judge.session import Session, Target, answered, id_key, result_of
+from mcpref.fuzz.judge.tools import listed
 from mcpref.reference.messages import INVALID_PARAMS, INVALID_REQUEST, JsonObject, JsonValue, RequestId
 from mcpref.reference.versions import KNOWN, SUPPORTED_NAMES
 
@@ -34,7 +35,7 @@ def ping(session: Session, index: int, answer: JsonObject) -> None:
         session.find("LIFE-PING", index, "ping was not answered with a result", "an empty result", show(answer))
 
 
-def early(session: Session, index: int, answer: JsonObject) -> None:
+def early(session: Session, index: int, request: Request, answer: JsonObject) -> None:
     """LIFE-PRE-INIT-REFUSED; LIFE-INITIALIZED-EARLY where an early notifications/initialized is seen
     to open the session: a request before it was refused, one after it served. A server that serves
     (or refuses with another code) with or without the notification shows one cause, the gate's."""
@@ -50,6 +51,10 @@ def early(session: Session, index: int, answer: JsonObject) -> None:
     if code == INVALID_REQUEST:
         return
     how = answered(answer)
+    if request.method == "tools/call" and code == INVALID_PARAMS and not listed(request, session.target):
+        # The error a call of a tool it does not list gets (TOOLS-UNKNOWN): the call's own answer as
+        # much as a refusal, so it is said as seen.
+        how = "answered a call of a tool it has not listed with -32602, the error such a call gets,"
     if opened:
         session.find("LIFE-PRE-INIT-REFUSED", index, f"{how} before notifications/initialized", "-32600", show(answer))
     elif session.initialized_early and session.refused_early and code is None:
@@ -140,14 +145,8 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
             show(chosen),
             mandatory=False,
         )
-    elif requested not in SUPPORTED_NAMES and chosen != requested:
-        session.find(
-            "LIFE-VERSION-REJECT",
-            index,
-            "counter-offered an unsupported version",
-            "-32602 with data {requested, supported}",
-            show(chosen),
-        )
+    # Another version for one the server does not support is what the negotiation requires ("MUST
+    # respond with another protocol version it supports"): a counter-offer is no finding.
     _accept(session, result)
 
 
@@ -199,7 +198,19 @@ def _initialized_received(session: Session) -> Callable[[int], bool]:
 
 
 def _refused_initialize(session: Session, index: int, requested: JsonValue, answer: JsonObject) -> None:
-    if requested in SUPPORTED_NAMES:
+    served = [call.request.method for call in session.modern.calls if result_of(call.answer) is not None]
+    if served and error_code(answer) not in (UNSUPPORTED_PROTOCOL_VERSION, INVALID_PARAMS):
+        # MOD-DUAL-ERA: a connection may keep the era its first requests chose and refuse the other's;
+        # the refusal is that state carried over, not version negotiation (whose errors are judged below).
+        many = len(served) > 1
+        message = (
+            f"initialize was {answered(answer)}, after {len(served)} modern request{'s' if many else ''}"
+            f" ({', '.join(sorted(set(served)))}) {'were' if many else 'was'} served: the connection kept"
+            f" the modern era {'they' if many else 'it'} opened"
+        )
+        expected = "an initialize answered as on a fresh connection, or -32022"
+        session.find("MOD-DUAL-ERA", index, message, expected, show(answer), mandatory=False)
+    elif requested in SUPPORTED_NAMES:
         session.find(
             "LIFE-VERSION-ACCEPT",
             index,

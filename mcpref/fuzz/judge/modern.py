@@ -18,7 +18,7 @@ method's result must hold beyond that is judged by the caller, as for legacy req
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -102,17 +102,22 @@ class ModernServer:
                 self.lists_legacy = True
             if isinstance(result.get("supportedVersions"), list) and isinstance(result.get("capabilities"), dict):
                 self.capabilities = result["capabilities"]  # type: ignore[assignment]
-        elif error_code(answer) in MODERN_ERRORS or _names_modern_versions_alone(answer):
+        elif error_code(answer) in MODERN_ERRORS and not _names_versions_alone(answer, LEGACY_NAMES):
+            # A -32022 naming legacy versions alone says the server serves no modern one: a dual-era
+            # client falls back to initialize, and the server is judged as the legacy one it is.
+            self.speaks = True
+        elif _names_versions_alone(answer, MODERN_NAMES):
             self.speaks = True
 
 
-def _names_modern_versions_alone(answer: JsonObject) -> bool:
-    """A version error whose ``data.supported`` names modern versions and no other: a server of that
-    era alone, refusing ``initialize`` with a code of the handshake era (MOD-LEGACY-INIT)."""
+def _names_versions_alone(answer: JsonObject, names: Collection[str]) -> bool:
+    """A version error whose ``data.supported`` names some of ``names`` and no other version: with
+    modern names, a server of that era alone, refusing ``initialize`` with a code of the handshake
+    era (MOD-LEGACY-INIT); with legacy names, one of the handshake era alone."""
     error = answer.get("error")
     data = error.get("data") if isinstance(error, dict) else None
     supported = data.get("supported") if isinstance(data, dict) else None
-    return isinstance(supported, list) and bool(supported) and all(isinstance(name, str) and name in MODERN_NAMES for name in supported)
+    return isinstance(supported, list) and bool(supported) and all(isinstance(name, str) and name in names for name in supported)
 
 
 def speaks_modern(output: tuple[bytes, ...]) -> bool:
@@ -262,7 +267,8 @@ class ModernJudge:
         code = error_code(answer)
         if "result" in answer:
             rule = "MOD-STATELESS" if self.served else "MOD-META-REQUIRED"  # served with an earlier envelope?
-            self.find(rule, index, f"served a request whose {problem}", "-32602", show(answer), None)
+            carried = ", after an earlier request with a whole envelope was served" if self.served else ""
+            self.find(rule, index, f"served a request whose {problem}{carried}", "-32602", show(answer), None)
         elif code != INVALID_PARAMS:
             # A request whose _meta names no version may also be read as no request of this era at all.
             request_meta = (request.params or {}).get("_meta")
@@ -289,8 +295,10 @@ class ModernJudge:
         unknown_first = code == METHOD_NOT_FOUND and not self._has(request.method)
         mandatory = version not in LEGACY_NAMES and not unknown_first
         if "result" in answer:
-            rule = "MOD-STATELESS" if self.served and mandatory else "MOD-VERSION-UNSUPPORTED"
-            self.find(rule, index, f"served a request for version {version!r}", "-32022", show(answer), mandatory)
+            stateless = self.served and mandatory
+            rule = "MOD-STATELESS" if stateless else "MOD-VERSION-UNSUPPORTED"
+            carried = ", after an earlier request for a version it supports was served" if stateless else ""
+            self.find(rule, index, f"served a request for version {version!r}{carried}", "-32022", show(answer), mandatory)
         elif code != UNSUPPORTED_PROTOCOL_VERSION:
             expected = "-32022 with data {supported, requested}"
             self.find("MOD-VERSION-UNSUPPORTED", index, "an unsupported version not refused with -32022", expected, show(answer), mandatory)
@@ -354,9 +362,12 @@ class ModernJudge:
             return False
         for method, needed in asked_capabilities(result).items():
             if needed not in envelope.capabilities:
-                rule = "MOD-STATELESS" if needed in self.declared else "MOD-CAP-REQUIRED"
+                stateless = needed in self.declared
+                rule = "MOD-STATELESS" if stateless else "MOD-CAP-REQUIRED"
                 expected = f"-32021, or no {method} request"
-                self.find(rule, index, f"asked for {method} without the {needed} capability", expected, show(answer), None)
+                carried = ", which an earlier request on the connection declared" if stateless else ""
+                message = f"asked for {method} without the {needed} capability{carried}"
+                self.find(rule, index, message, expected, show(answer), None)
         return False
 
     def _missing_capability(self, index: int, envelope: _Envelope, answer: JsonObject) -> None:

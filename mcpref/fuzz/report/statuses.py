@@ -1,7 +1,9 @@
 """The statuses a rule's row can carry, and how a set of rows is summed up in one line.
 
 ``pass`` is a claim that the server was seen keeping the rule: a scenario that exercises it ran
-to its end with the server answering, and the oracle found nothing. ``untested`` is a rule whose
+to its end with the server answering, and the oracle found nothing, or under ``spec`` only notes
+(a reference decision the server took otherwise, as the specification permits; the row's note
+says what it did). ``untested`` is a rule whose
 scenarios never got that far (the server died or stopped answering first): nothing is claimed of
 it either way. ``n/a``: the rule does not apply to this server or version.
 """
@@ -37,9 +39,11 @@ def summary(rows: Iterable[Mapping[str, object]], cause: str | None = None) -> s
 def of(findings: Sequence[Status], seen: bool, exercised: bool) -> str:
     """A rule's status from what its scenarios showed: the statuses of its findings under the
     profile, whether a scenario saw the rule's situation, whether any scenario lists the rule."""
-    if findings:
-        return FAIL if Status.FAIL in findings else WARN
-    if seen:
+    if Status.FAIL in findings:
+        return FAIL
+    if Status.WARN in findings:
+        return WARN
+    if seen or findings:  # notes alone: the server was seen doing what the specification permits
         return PASS
     return UNTESTED if exercised else NOT_APPLICABLE
 
