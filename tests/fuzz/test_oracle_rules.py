@@ -960,6 +960,8 @@ def test_methods_of_an_announced_capability_may_answer_results_or_their_own_erro
         {"tools": [{"name": "echo"}]},
         {"tools": [{"name": 1, "inputSchema": {"type": "object"}}]},
         {"tools": [{"name": "echo", "inputSchema": "object"}]},
+        {"tools": [{"name": "echo", "inputSchema": {}}]},  # every version's schema requires type "object"
+        {"tools": [{"name": "echo", "inputSchema": {"type": "string"}}]},
     ],
 )
 def test_a_malformed_tools_list_fails(value: JsonDict) -> None:

@@ -68,7 +68,7 @@ def judge_list(session: Session, index: int, request: Request, answer: JsonObjec
             "TOOLS-LIST-SHAPE",
             index,
             "tools/list result is malformed",
-            "{tools: [{name, inputSchema}]}",
+            '{tools: [{name, inputSchema: {type: "object"}}]}',
             show(answer),
         )
         return
@@ -203,7 +203,11 @@ def _structured_problem(result: JsonObject, output_schema: JsonValue, version: s
 
 
 def _is_tool(tool: JsonValue) -> bool:
-    return isinstance(tool, dict) and isinstance(tool.get("name"), str) and isinstance(tool.get("inputSchema"), dict)
+    """A name, and an inputSchema of type object: what every version's schema requires of a Tool."""
+    if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+        return False
+    schema = tool.get("inputSchema")
+    return isinstance(schema, dict) and schema.get("type") == "object"
 
 
 def _checkable(schema: JsonObject) -> bool:
