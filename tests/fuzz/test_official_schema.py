@@ -39,46 +39,66 @@ SERVER_CAPABILITIES = {
 CLIENT_CAPABILITIES = {"roots": {"listChanged": True}, "sampling": {}, "elicitation": {}}
 SERVER_INFO = {"name": "t", "version": "1"}
 
-# Each request a client sends (its lawful params), and the definition of the server's result.
-REQUESTS: dict[str, tuple[dict[str, Any], str]] = {
-    "tools/list": ({}, "ListToolsResult"),
-    "tools/call": ({"name": "echo", "arguments": {}}, "CallToolResult"),
-    "resources/list": ({}, "ListResourcesResult"),
-    "resources/templates/list": ({}, "ListResourceTemplatesResult"),
-    "resources/read": ({"uri": "file:///x"}, "ReadResourceResult"),
-    "prompts/list": ({}, "ListPromptsResult"),
-    "prompts/get": ({"name": "p"}, "GetPromptResult"),
+# Each request a client sends (its lawful params), its definition, and that of the server's result.
+REQUESTS: dict[str, tuple[dict[str, Any], str, str]] = {
+    "ping": ({}, "PingRequest", "EmptyResult"),
+    "logging/setLevel": ({"level": "info"}, "SetLevelRequest", "EmptyResult"),
+    "server/discover": ({}, "DiscoverRequest", "DiscoverResult"),
+    "tools/list": ({}, "ListToolsRequest", "ListToolsResult"),
+    "tools/call": ({"name": "echo", "arguments": {}}, "CallToolRequest", "CallToolResult"),
+    "resources/list": ({}, "ListResourcesRequest", "ListResourcesResult"),
+    "resources/templates/list": ({}, "ListResourceTemplatesRequest", "ListResourceTemplatesResult"),
+    "resources/read": ({"uri": "file:///x"}, "ReadResourceRequest", "ReadResourceResult"),
+    "prompts/list": ({}, "ListPromptsRequest", "ListPromptsResult"),
+    "prompts/get": ({"name": "p"}, "GetPromptRequest", "GetPromptResult"),
     "completion/complete": (
         {"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}},
+        "CompleteRequest",
         "CompleteResult",
     ),
 }
 
 
+def client_requests(version: str) -> set[str]:
+    """The requests a client of ``version`` may send, by definition name."""
+    return {part["$ref"].rsplit("/", 1)[1] for part in definitions(version)["ClientRequest"]["anyOf"]}
+
+
+def observed(version: str, sent: list[dict[str, Any]], written: list[Any]) -> list[Finding]:
+    """The findings on a session: the handshake of ``version`` (legacy) or nothing (modern), then the
+    messages ``sent``, and what the server wrote after its initialize result: ``written``."""
+    if version == MODERN_VERSION:
+        discovered = {"supportedVersions": [MODERN_VERSION], "capabilities": SERVER_CAPABILITIES, "resultType": "complete"}
+        before: list[Any] = []
+        after: list[Any] = [{"jsonrpc": "2.0", "id": SENTINEL_IDS[0], "result": discovered}]
+        opening: list[dict[str, Any]] = []
+    else:
+        init = {"protocolVersion": version, "capabilities": SERVER_CAPABILITIES, "serverInfo": SERVER_INFO}
+        before, after = [{"jsonrpc": "2.0", "id": 0, "result": init}], []
+        opening = [initialize(0, version, CLIENT_CAPABILITIES), INITIALIZED]
+    stream = b"".join(encode(message) for message in [*opening, *sent])
+    output = tuple(json.dumps(message).encode() for message in [*before, *written, *after])
+    return judge(stream, Observation(output, b"", True, SENTINEL_IDS))
+
+
+def sent_request(version: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    if version != MODERN_VERSION:
+        return request(1, method, params)
+    enveloped = MODERN.request(1, method, params, V2026_07_28)
+    enveloped["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = CLIENT_CAPABILITIES
+    return enveloped
+
+
 def answered(version: str, method: str, params: dict[str, Any], result: Any) -> list[Finding]:
     """The findings on a session whose one request (id 1) the server answered with ``result``."""
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}).encode()
-    if version == MODERN_VERSION:
-        sent = MODERN.request(1, method, params, V2026_07_28)
-        sent["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = CLIENT_CAPABILITIES
-        discovered = {
-            "supportedVersions": [MODERN_VERSION],
-            "capabilities": SERVER_CAPABILITIES,
-            "resultType": "complete",
-        }
-        probe = json.dumps({"jsonrpc": "2.0", "id": SENTINEL_IDS[0], "result": discovered}).encode()
-        return judge(encode(sent), Observation((body, probe), b"", True, SENTINEL_IDS))
-    init = {"protocolVersion": version, "capabilities": SERVER_CAPABILITIES, "serverInfo": SERVER_INFO}
-    lines = [encode(initialize(0, version, CLIENT_CAPABILITIES)), encode(INITIALIZED)]
-    opened = json.dumps({"jsonrpc": "2.0", "id": 0, "result": init}).encode()
-    return judge(b"".join([*lines, encode(request(1, method, params))]), Observation((opened, body), b"", True, SENTINEL_IDS))
+    return observed(version, [sent_request(version, method, params)], [{"jsonrpc": "2.0", "id": 1, "result": result}])
 
 
 def cases(versions: tuple[str, ...]) -> list[tuple[str, str]]:
     """Each version and method whose result the version defines (one placeholder, skipped, without the schemas)."""
     if schemas_dir() is None:
         return [("absent", "absent")]
-    return [(v, m) for v in versions for m, (_, name) in REQUESTS.items() if name in definitions(v)]
+    return [(v, m) for v in versions for m, (_, asked, _) in REQUESTS.items() if asked in client_requests(v)]
 
 
 def in_prose(version: str, method: str, result: Any) -> Any:
@@ -105,7 +125,7 @@ def in_prose(version: str, method: str, result: Any) -> Any:
 @SHAPES
 @given(data=st.data())
 def test_a_lawful_result_is_never_called_malformed(version: str, method: str, data: st.DataObject) -> None:
-    params, name = REQUESTS[method]
+    params, _, name = REQUESTS[method]
     result = in_prose(version, method, data.draw(instances(version, name), label=name))
     assert lawful(version, name, result)
     findings = answered(version, method, params, result)
@@ -116,6 +136,7 @@ def test_a_lawful_result_is_never_called_malformed(version: str, method: str, da
 READS: dict[str, dict[str, tuple[str, ...]]] = {
     "tools/list": {"TOOLS-LIST-SHAPE": (".tools ", ".tools = ", ".tools[0].name", ".tools[0].inputSchema")},
     "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0].type", ".isError")},
+    "server/discover": {"MOD-DISCOVER": (".supportedVersions", ".capabilities ", ".capabilities = ")},
 }
 MODERN_READS: dict[str, tuple[str, ...]] = {"MOD-RESULT-TYPE": (".resultType",)}
 CACHE_READS: dict[str, tuple[str, ...]] = {"MOD-TOOLS-CACHE": (".ttlMs", ".cacheScope")}
@@ -140,9 +161,89 @@ def failing_rules(findings: list[Finding]) -> set[str]:
 def test_a_result_the_schema_refuses_where_a_rule_reads_it_is_found_under_that_rule(
     version: str, method: str, data: st.DataObject
 ) -> None:
-    params, name = REQUESTS[method]
+    params, _, name = REQUESTS[method]
     result = in_prose(version, method, data.draw(instances(version, name), label=name))
     for path, mutant in mutants(version, name, result):
         named = {rule for rule, prefixes in reads(version, method).items() if (path + " ").startswith(prefixes)}
         if named:
             assert named <= failing_rules(answered(version, method, params, mutant)), (path, mutant)
+
+
+def opened(version: str, result: Any) -> list[Finding]:
+    """The findings on a handshake of ``version`` whose initialize the server answered with ``result``,
+    then a ping served."""
+    sent = [initialize(0, version, CLIENT_CAPABILITIES), INITIALIZED, request(1, "ping")]
+    written = [{"jsonrpc": "2.0", "id": 0, "result": result}, {"jsonrpc": "2.0", "id": 1, "result": {}}]
+    output = tuple(json.dumps(message).encode() for message in written)
+    return judge(b"".join(encode(message) for message in sent), Observation(output, b"", True, SENTINEL_IDS))
+
+
+INIT_READS = (".protocolVersion", ".capabilities ", ".capabilities = ", ".serverInfo")
+
+
+@pytest.mark.spec("LIFE-INIT-RESULT")
+@pytest.mark.parametrize("version", LEGACY_VERSIONS)
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_initialize_result_is_never_called_malformed_and_its_mutants_are_found(
+    version: str, data: st.DataObject
+) -> None:
+    result = in_prose(version, "initialize", data.draw(instances(version, "InitializeResult")))
+    assert lawful(version, "InitializeResult", result)
+    assert [(f.rule, f.message) for f in opened(version, result)] == []
+    for path, mutant in mutants(version, "InitializeResult", result):
+        if (path + " ").startswith(INIT_READS):
+            assert "LIFE-INIT-RESULT" in failing_rules(opened(version, mutant)), (path, mutant)
+
+
+def members(version: str, union: str) -> list[str]:
+    found = definitions(version).get(union, {"anyOf": []})["anyOf"]
+    return [part["$ref"].rsplit("/", 1)[1] for part in found]
+
+
+def unasked(versions: tuple[str, ...], union: str) -> list[tuple[str, str]]:
+    """Each version and message of ``union`` it defines (one placeholder, skipped, without the schemas)."""
+    if schemas_dir() is None:
+        return [("absent", "absent")]
+    return [(version, name) for version in versions for name in members(version, union)]
+
+
+# What a message written unasked refers to, which its schema cannot tell: each rule here judges a
+# lawful message against the session (a request in progress, a subscription, a capability the client
+# declared), never its shape, so a drawn message may draw it.
+CONTEXT_RULES = {
+    "PROGRESS-TOKEN": "a progress notification names a request in progress",
+    "RPC-CANCEL-OWN": "a cancellation names a request the server sent",
+    "CAP-RESOURCE-SUBSCRIBED": "an update names a resource the client subscribed to",
+    "CAP-ELICIT-COMPLETE": "an elicitation's completion names an elicitation the server started",
+    "CAP-CLIENT-DECLARED": "a request uses a mode (url elicitation, sampling tools) the client declared",
+}
+
+
+def unasked_findings(version: str, message: Any) -> list[tuple[str, str]]:
+    """What the oracle finds in ``message`` written after the handshake, but for CONTEXT_RULES."""
+    return [(f.rule, f.message) for f in observed(version, [], [message]) if f.rule not in CONTEXT_RULES]
+
+
+@pytest.mark.spec("PROGRESS-TOKEN", "RPC-CANCEL-OWN", "CAP-RESOURCE-SUBSCRIBED", "CAP-ELICIT-COMPLETE")
+@pytest.mark.parametrize(("version", "name"), unasked(LEGACY_VERSIONS, "ServerNotification"))
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_notification_of_a_legacy_server_is_never_called_malformed(
+    version: str, name: str, data: st.DataObject
+) -> None:
+    message = {**data.draw(instances(version, name)), "jsonrpc": "2.0"}
+    assert lawful(version, name, message)
+    assert unasked_findings(version, message) == []
+
+
+@pytest.mark.spec("CAP-CLIENT-DECLARED")
+@pytest.mark.parametrize(("version", "name"), unasked(LEGACY_VERSIONS, "ServerRequest"))
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_request_of_a_legacy_server_is_never_called_malformed(
+    version: str, name: str, data: st.DataObject
+) -> None:
+    message = {**data.draw(instances(version, name)), "jsonrpc": "2.0", "id": "s-1"}
+    assert lawful(version, name, message)
+    assert unasked_findings(version, message) == []
