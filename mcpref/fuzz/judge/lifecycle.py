@@ -111,6 +111,7 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
     _before_initialize_answer(session, index, request.id)
     session.witnessed.add("LIFE-INIT-RESULT")
     chosen = result.get("protocolVersion")
+    chosen = chosen if isinstance(chosen, str) else None  # read as absent: a list or object would not hash
     info = result.get("serverInfo")
     if not (
         isinstance(chosen, str)

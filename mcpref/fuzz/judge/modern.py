@@ -350,7 +350,7 @@ class ModernJudge:
     def _typed(self, index: int, request: Request, result: JsonObject, envelope: _Envelope, answer: JsonObject) -> bool:
         """MOD-RESULT-TYPE; True when the result is a final one, for the caller to judge further."""
         result_type = result.get("resultType")
-        if result_type not in RESULT_TYPES:
+        if not isinstance(result_type, str) or result_type not in RESULT_TYPES:  # [] or {} would not hash
             expected = '"complete" or "input_required"'
             self.find("MOD-RESULT-TYPE", index, "a modern result without a defined resultType", expected, show(answer), None)
             return True
@@ -395,6 +395,7 @@ class ModernJudge:
 
     def _cache_fields(self, index: int, result: JsonObject, answer: JsonObject) -> None:
         ttl = result.get("ttlMs")
-        if not (type(ttl) is int and ttl >= 0 and result.get("cacheScope") in CACHE_SCOPES):
+        scope = result.get("cacheScope")
+        if not (type(ttl) is int and ttl >= 0 and isinstance(scope, str) and scope in CACHE_SCOPES):
             expected = 'ttlMs >= 0 and cacheScope "public" or "private"'
             self.find("MOD-TOOLS-CACHE", index, "tools/list lacks its cache fields", expected, show(answer), None)

@@ -18,19 +18,6 @@ from mcpref.fuzz.judge.session import Session, Target, answered, result_of
 from mcpref.reference.messages import INVALID_PARAMS, JsonObject, JsonValue
 from mcpref.reference.versions import BY_NAME, only, since
 
-# The version that gave Tool each of its fields (schema/<version>/schema.ts, interface Tool); "" for
-# the fields every version has.
-TOOL_FIELDS: Final = {
-    "name": "",
-    "description": "",
-    "inputSchema": "",
-    "annotations": "2025-03-26",
-    "title": "2025-06-18",
-    "outputSchema": "2025-06-18",
-    "_meta": "2025-06-18",
-    "icons": "2025-11-25",
-    "execution": "2025-11-25",
-}
 STRUCTURED: Final = since("2025-06-18")  # structuredContent and outputSchema exist
 OBJECT_ONLY: Final = only("2025-06-18", "2025-11-25")  # structuredContent an object (any JSON value after)
 TASKS: Final = only("2025-11-25")  # task-augmented requests (an extension from 2026-07-28)
@@ -81,7 +68,7 @@ def judge_list(session: Session, index: int, request: Request, answer: JsonObjec
             "TOOLS-LIST-SHAPE",
             index,
             "tools/list result is malformed",
-            "{tools: [{name, inputSchema}]}",
+            '{tools: [{name, inputSchema: {type: "object"}}]}',
             show(answer),
         )
         return
@@ -91,16 +78,6 @@ def judge_list(session: Session, index: int, request: Request, answer: JsonObjec
     for tool in tools:
         assert isinstance(tool, dict) and isinstance(tool["name"], str) and isinstance(tool["inputSchema"], dict)
         target.tools[tool["name"]] = tool
-        undefined = _undefined_tool_fields(tool, target.version)
-        if undefined:
-            session.find(
-                "TOOLS-LIST-SHAPE",
-                index,
-                f"Tool fields {target.version} does not define: {', '.join(undefined)}",
-                f"only the Tool fields of {target.version}",
-                show(tool),
-                mandatory=False,
-            )
 
 
 def judge_call(session: Session, index: int, request: Request, answer: JsonObject, target: Target) -> None:
@@ -225,20 +202,12 @@ def _structured_problem(result: JsonObject, output_schema: JsonValue, version: s
     return None if found is None else (f"{found}, against the tool's outputSchema", expected)
 
 
-def _undefined_tool_fields(tool: JsonObject, version: str | None) -> list[str]:
-    """The fields of ``tool`` that ``version`` does not define, each with the version that has it."""
-    undefined = []
-    for name in sorted(tool):
-        since = TOOL_FIELDS.get(name)
-        if since is None:
-            undefined.append(f"{name} (in no version)")
-        elif version is not None and version < since:  # versions are ISO dates: they sort as text
-            undefined.append(f"{name} (from {since})")
-    return undefined
-
-
 def _is_tool(tool: JsonValue) -> bool:
-    return isinstance(tool, dict) and isinstance(tool.get("name"), str) and isinstance(tool.get("inputSchema"), dict)
+    """A name, and an inputSchema of type object: what every version's schema requires of a Tool."""
+    if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+        return False
+    schema = tool.get("inputSchema")
+    return isinstance(schema, dict) and schema.get("type") == "object"
 
 
 def _checkable(schema: JsonObject) -> bool:

@@ -1,0 +1,241 @@
+"""The oracle's reading of a server's messages against the specification's own JSON Schemas.
+
+For each published version and each kind of answer the oracle judges, Hypothesis draws lawful
+instances from the official schema (``official_schemas``): the oracle never calls one malformed.
+Mutants the schema refuses (a required member removed, or given a value of another type) are then
+found under the rule that names the message's shape, wherever the oracle reads that member.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from official_schemas import VERSIONS, definitions, instances, lawful, mutants, needs_schemas, schemas_dir
+
+from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.process import SENTINEL_IDS
+from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, request
+from mcpref.fuzz.judge.oracle import Finding, judge
+from mcpref.reference.eras import MODERN
+from mcpref.reference.versions import V2026_07_28
+
+pytestmark = needs_schemas
+LEGACY_VERSIONS = VERSIONS[:4]
+MODERN_VERSION = VERSIONS[4]
+SHAPES = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Every capability, so that no request below is one the server did not announce.
+SERVER_CAPABILITIES = {
+    "tools": {"listChanged": True},
+    "resources": {"listChanged": True, "subscribe": True},
+    "prompts": {"listChanged": True},
+    "logging": {},
+    "completions": {},
+}
+CLIENT_CAPABILITIES = {"roots": {"listChanged": True}, "sampling": {}, "elicitation": {}}
+SERVER_INFO = {"name": "t", "version": "1"}
+
+# Each request a client sends (its lawful params), its definition, and that of the server's result.
+REQUESTS: dict[str, tuple[dict[str, Any], str, str]] = {
+    "ping": ({}, "PingRequest", "EmptyResult"),
+    "logging/setLevel": ({"level": "info"}, "SetLevelRequest", "EmptyResult"),
+    "server/discover": ({}, "DiscoverRequest", "DiscoverResult"),
+    "tools/list": ({}, "ListToolsRequest", "ListToolsResult"),
+    "tools/call": ({"name": "echo", "arguments": {}}, "CallToolRequest", "CallToolResult"),
+    "resources/list": ({}, "ListResourcesRequest", "ListResourcesResult"),
+    "resources/templates/list": ({}, "ListResourceTemplatesRequest", "ListResourceTemplatesResult"),
+    "resources/read": ({"uri": "file:///x"}, "ReadResourceRequest", "ReadResourceResult"),
+    "prompts/list": ({}, "ListPromptsRequest", "ListPromptsResult"),
+    "prompts/get": ({"name": "p"}, "GetPromptRequest", "GetPromptResult"),
+    "completion/complete": (
+        {"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}},
+        "CompleteRequest",
+        "CompleteResult",
+    ),
+}
+
+
+def client_requests(version: str) -> set[str]:
+    """The requests a client of ``version`` may send, by definition name."""
+    return {part["$ref"].rsplit("/", 1)[1] for part in definitions(version)["ClientRequest"]["anyOf"]}
+
+
+def observed(version: str, sent: list[dict[str, Any]], written: list[Any]) -> list[Finding]:
+    """The findings on a session: the handshake of ``version`` (legacy) or nothing (modern), then the
+    messages ``sent``, and what the server wrote after its initialize result: ``written``."""
+    if version == MODERN_VERSION:
+        discovered = {"supportedVersions": [MODERN_VERSION], "capabilities": SERVER_CAPABILITIES, "resultType": "complete"}
+        before: list[Any] = []
+        after: list[Any] = [{"jsonrpc": "2.0", "id": SENTINEL_IDS[0], "result": discovered}]
+        opening: list[dict[str, Any]] = []
+    else:
+        init = {"protocolVersion": version, "capabilities": SERVER_CAPABILITIES, "serverInfo": SERVER_INFO}
+        before, after = [{"jsonrpc": "2.0", "id": 0, "result": init}], []
+        opening = [initialize(0, version, CLIENT_CAPABILITIES), INITIALIZED]
+    stream = b"".join(encode(message) for message in [*opening, *sent])
+    output = tuple(json.dumps(message).encode() for message in [*before, *written, *after])
+    return judge(stream, Observation(output, b"", True, SENTINEL_IDS))
+
+
+def sent_request(version: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    if version != MODERN_VERSION:
+        return request(1, method, params)
+    enveloped = MODERN.request(1, method, params, V2026_07_28)
+    enveloped["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = CLIENT_CAPABILITIES
+    return enveloped
+
+
+def answered(version: str, method: str, params: dict[str, Any], result: Any) -> list[Finding]:
+    """The findings on a session whose one request (id 1) the server answered with ``result``."""
+    return observed(version, [sent_request(version, method, params)], [{"jsonrpc": "2.0", "id": 1, "result": result}])
+
+
+def cases(versions: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Each version and method whose result the version defines (one placeholder, skipped, without the schemas)."""
+    if schemas_dir() is None:
+        return [("absent", "absent")]
+    return [(v, m) for v in versions for m, (_, asked, _) in REQUESTS.items() if asked in client_requests(v)]
+
+
+def in_prose(version: str, method: str, result: Any) -> Any:
+    """``result`` held to what the rules read beyond the schema, each a MUST of the specification's prose.
+
+    MOD-RESULT-TYPE: the 2026-07-28 schema types ``resultType`` as any string; the prose
+    (basic#result-responses) names the values, "complete" for a final result.
+    LIFE-VERSION-ACCEPT: an initialize result's ``protocolVersion`` is any string to the schema; the
+    lifecycle's prose asks for the version the client offered, or another the server supports.
+    MOD-DISCOVER: ``supportedVersions`` is a list of strings to the schema; the prose of
+    server/discover lists the version the request used among them.
+    """
+    if version == MODERN_VERSION and isinstance(result, dict):
+        result = {**result, "resultType": "complete"}
+    if method == "initialize":
+        result = {**result, "protocolVersion": version}
+    if method == "server/discover":
+        result = {**result, "supportedVersions": [*result["supportedVersions"], version]}
+    return result
+
+
+@pytest.mark.spec("TOOLS-LIST-SHAPE", "TOOLS-CALL-RESULT", "RPC-RESPONSE-SHAPE", "MOD-RESULT-TYPE")
+@pytest.mark.parametrize(("version", "method"), cases(VERSIONS))
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_result_is_never_called_malformed(version: str, method: str, data: st.DataObject) -> None:
+    params, _, name = REQUESTS[method]
+    result = in_prose(version, method, data.draw(instances(version, name), label=name))
+    assert lawful(version, name, result)
+    findings = answered(version, method, params, result)
+    assert [(f.rule, f.message) for f in findings] == []
+
+
+# Where each rule reads a result: a mutant the schema refuses there must be found under that rule.
+READS: dict[str, dict[str, tuple[str, ...]]] = {
+    "tools/list": {"TOOLS-LIST-SHAPE": (".tools ", ".tools = ", ".tools[0].name", ".tools[0].inputSchema")},
+    "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0].type", ".isError")},
+    "server/discover": {"MOD-DISCOVER": (".supportedVersions", ".capabilities ", ".capabilities = ")},
+}
+MODERN_READS: dict[str, tuple[str, ...]] = {"MOD-RESULT-TYPE": (".resultType",)}
+CACHE_READS: dict[str, tuple[str, ...]] = {"MOD-TOOLS-CACHE": (".ttlMs", ".cacheScope")}
+
+
+def reads(version: str, method: str) -> dict[str, tuple[str, ...]]:
+    found = dict(READS.get(method, {}))
+    if version == MODERN_VERSION:
+        found |= MODERN_READS
+        found |= CACHE_READS if method == "tools/list" else {}
+    return found
+
+
+def failing_rules(findings: list[Finding]) -> set[str]:
+    return {f.rule for f in findings if f.mandatory}
+
+
+@pytest.mark.spec("TOOLS-LIST-SHAPE", "TOOLS-CALL-RESULT", "MOD-RESULT-TYPE", "MOD-TOOLS-CACHE")
+@pytest.mark.parametrize(("version", "method"), cases(VERSIONS))
+@settings(SHAPES, max_examples=3)
+@given(data=st.data())
+def test_a_result_the_schema_refuses_where_a_rule_reads_it_is_found_under_that_rule(
+    version: str, method: str, data: st.DataObject
+) -> None:
+    params, _, name = REQUESTS[method]
+    result = in_prose(version, method, data.draw(instances(version, name), label=name))
+    for path, mutant in mutants(version, name, result):
+        named = {rule for rule, prefixes in reads(version, method).items() if (path + " ").startswith(prefixes)}
+        if named:
+            assert named <= failing_rules(answered(version, method, params, mutant)), (path, mutant)
+
+
+def opened(version: str, result: Any) -> list[Finding]:
+    """The findings on a handshake of ``version`` whose initialize the server answered with ``result``,
+    then a ping served."""
+    sent = [initialize(0, version, CLIENT_CAPABILITIES), INITIALIZED, request(1, "ping")]
+    written = [{"jsonrpc": "2.0", "id": 0, "result": result}, {"jsonrpc": "2.0", "id": 1, "result": {}}]
+    output = tuple(json.dumps(message).encode() for message in written)
+    return judge(b"".join(encode(message) for message in sent), Observation(output, b"", True, SENTINEL_IDS))
+
+
+INIT_READS = (".protocolVersion", ".capabilities ", ".capabilities = ", ".serverInfo")
+
+
+@pytest.mark.spec("LIFE-INIT-RESULT")
+@pytest.mark.parametrize("version", LEGACY_VERSIONS)
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_initialize_result_is_never_called_malformed_and_its_mutants_are_found(
+    version: str, data: st.DataObject
+) -> None:
+    result = in_prose(version, "initialize", data.draw(instances(version, "InitializeResult")))
+    assert lawful(version, "InitializeResult", result)
+    assert [(f.rule, f.message) for f in opened(version, result)] == []
+    for path, mutant in mutants(version, "InitializeResult", result):
+        if (path + " ").startswith(INIT_READS):
+            assert "LIFE-INIT-RESULT" in failing_rules(opened(version, mutant)), (path, mutant)
+
+
+def members(version: str, union: str) -> list[str]:
+    found = definitions(version).get(union, {"anyOf": []})["anyOf"]
+    return [part["$ref"].rsplit("/", 1)[1] for part in found]
+
+
+def unasked(versions: tuple[str, ...], union: str) -> list[tuple[str, str]]:
+    """Each version and message of ``union`` it defines (one placeholder, skipped, without the schemas)."""
+    if schemas_dir() is None:
+        return [("absent", "absent")]
+    return [(version, name) for version in versions for name in members(version, union)]
+
+
+# What a message written unasked refers to, which its schema cannot tell: each rule here judges a
+# lawful message against the session (a request in progress, a subscription, a capability the client
+# declared), never its shape, so a drawn message may draw it.
+CONTEXT_RULES = {
+    "PROGRESS-TOKEN": "a progress notification names a request in progress",
+    "RPC-CANCEL-OWN": "a cancellation names a request the server sent",
+    "CAP-RESOURCE-SUBSCRIBED": "an update names a resource the client subscribed to",
+    "CAP-ELICIT-COMPLETE": "an elicitation's completion names an elicitation the server started",
+    "CAP-CLIENT-DECLARED": "a request uses a mode (url elicitation, sampling tools) the client declared",
+}
+
+
+def unasked_findings(version: str, message: Any) -> list[tuple[str, str]]:
+    """What the oracle finds in ``message`` written after the handshake, but for CONTEXT_RULES."""
+    return [(f.rule, f.message) for f in observed(version, [], [message]) if f.rule not in CONTEXT_RULES]
+
+
+@pytest.mark.spec("PROGRESS-TOKEN", "RPC-CANCEL-OWN", "CAP-RESOURCE-SUBSCRIBED", "CAP-ELICIT-COMPLETE", "CAP-CLIENT-DECLARED")
+@pytest.mark.parametrize(
+    ("version", "name"), unasked(LEGACY_VERSIONS, "ServerNotification") + unasked(LEGACY_VERSIONS, "ServerRequest")
+)
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_message_a_legacy_server_writes_unasked_is_never_called_malformed(
+    version: str, name: str, data: st.DataObject
+) -> None:
+    # The definitions hold method and params; the JSON-RPC envelope (and a request's id) is added.
+    envelope = {"jsonrpc": "2.0", "id": "s-1"} if name in members(version, "ServerRequest") else {"jsonrpc": "2.0"}
+    message = {**data.draw(instances(version, name)), **envelope}
+    assert lawful(version, name, message)
+    assert unasked_findings(version, message) == []
