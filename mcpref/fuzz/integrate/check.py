@@ -12,7 +12,7 @@ from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
 from mcpref.fuzz.judge.oracle import Profile, Status
-from mcpref.fuzz.report import statuses
+from mcpref.fuzz.report import causes, statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES, Rule
 from mcpref.reference.versions import BY_NAME, LEGACY, MODERN, Era
@@ -34,6 +34,11 @@ SITUATIONS: Final = {
 def _shell(command: list[str], scenario: Scenario) -> str | None:
     """A pasteable shell line for the scenario, if a short one reproduces it (``paced_shell_line``)."""
     return paced_shell_line(command, scenario.case.chunks, probed=not scenario.eof, era=scenario.era)
+
+
+def _size(scenario: Scenario) -> tuple[int, int]:
+    """How large a reproducer the scenario makes: bytes, then writes (``causes.grouped``)."""
+    return len(scenario.case.stream), len(scenario.case.chunks)
 
 
 def _seen(scenario: Scenario, run: Run) -> bool:
@@ -160,15 +165,12 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             "level": rule.level.value,
             "status": status,
             "scenarios": [s.name for s, _, _ in exercised],
-            "findings": [
-                {
-                    "scenario": s.name,
-                    **finding_json(f, profile),
-                    "transcript": transcript,
-                    "shell": _shell(command, s),
-                }
-                for s, transcript, f in hits
-            ],
+            "findings": causes.grouped(
+                [
+                    (_size(s), {"scenario": s.name, **finding_json(f, profile), "transcript": t, "shell": _shell(command, s)})
+                    for s, t, f in hits
+                ]
+            ),
         }
         if status == statuses.UNTESTED:
             seen_through = [f'"{s.name}"' for s, run, _ in exercised if _seen(s, run)]
