@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from mcpref.fuzz.drive.observation import UNANSWERED
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
@@ -39,6 +40,14 @@ def _shell(command: list[str], scenario: Scenario) -> str | None:
 def _size(scenario: Scenario) -> tuple[int, int]:
     """How large a reproducer the scenario makes: bytes, then writes (``causes.grouped``)."""
     return len(scenario.case.stream), len(scenario.case.chunks)
+
+
+def _lost(run: Run) -> str:
+    """What a server not seen through a scenario did (``_seen``), as a predicate of it: its ending,
+    or, in a case that ends at EOF, that it answered nothing."""
+    if run.observation.ending:
+        return run.observation.ending
+    return "answered nothing" + ("" if run.exit_status is None else f" and exited with status {run.exit_status}")
 
 
 def _seen(scenario: Scenario, run: Run) -> bool:
@@ -178,7 +187,7 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             row["reason"] = (
                 f"no scenario showed {SITUATIONS[rule.id]} ({' and '.join(seen_through)} ran through without one)"
                 if seen_through
-                else f'the server {run.observation.ending or "exited"} before the scenario "{s.name}" could be judged'
+                else f'the scenario "{s.name}" could not be judged: the server {_lost(run)}'
             )
         rows.append(row)
     return rows
@@ -196,10 +205,11 @@ def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     findings = survived[0] if survived else []
     assert isinstance(findings, list)
     if findings:
-        return f"the server {findings[0]['actual']} before answering"
+        seen = str(findings[0]["actual"])  # a predicate of the server (``Process.ending``)
+        return f"the server {seen}" if seen.startswith(UNANSWERED) else f"the server {seen} before answering"
     if any(OUTLASTED in str(row.get("reason", "")) for row in rows):
         return f"the server {OUTLASTED} before answering"
-    return "the server stopped answering before answering"
+    return next(str(row["reason"]) for row in rows if row["status"] == statuses.UNTESTED)
 
 
 # The Python API: ``mcpref.check(argv)``, for people who write their own assertions.
