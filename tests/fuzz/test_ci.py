@@ -195,3 +195,16 @@ def test_junit_xml_carries_what_a_server_wrote_even_where_xml_cannot() -> None:
     failure = root.find("testsuite/testcase/failure")
     assert failure is not None and failure.text is not None
     assert "answered \\x00\\x1b[31m" in failure.text and "\\xd800" in failure.text
+
+
+def test_junit_xml_gives_a_cause_once_with_its_count_and_the_rule_s_citation() -> None:
+    from mcpref.fuzz.report.junit import document
+    from mcpref.fuzz.report.notes import entry
+
+    finding = {"message": "no answer", "expected": "e", "actual": "nothing", "scenario": "not JSON", "more": 3}
+    rows = [{"id": "RPC-PARSE-ERROR", "level": "MUST", "status": "fail", "findings": [{**finding, "also_in": ["x"]}]}]
+    root = ElementTree.fromstring(document("mcpref check", {"target": rows}).encode())
+    failure = root.find("testsuite/testcase/failure")
+    assert failure is not None and failure.text is not None
+    assert 'and 3 more like it (also in "x")' in failure.text
+    assert failure.text.endswith(f"see {entry('RPC-PARSE-ERROR').sources[0]}")

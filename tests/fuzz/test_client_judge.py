@@ -67,6 +67,8 @@ def test_a_plain_session_passes_what_it_shows() -> None:
 def test_a_line_that_is_not_one_message(bad: bytes) -> None:
     events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, bad, CALL), event("eof"))
     assert rules(judge_client(run(events=events))) == ["CLIENT-STDIN-MESSAGES-ONLY"]
+    (finding,) = judge_client(run(events=events)).findings
+    assert finding.message == "wrote 1 line to the server's stdin that did not hold one JSON-RPC message"
 
 
 @pytest.mark.spec("CLIENT-STDIN-MESSAGES-ONLY")

@@ -67,13 +67,14 @@ def test_a_column_with_nothing_judged_says_why() -> None:
 
 
 def test_a_client_column_with_nothing_judged_blames_no_server() -> None:
-    # check-client's rows judge a client against a scripted server: "the server stopped answering"
-    # would blame the wrong side of the pipe. Each row gives its own reason.
+    # check-client's rows judge a client against a scripted server: a cause that names the server
+    # would blame the wrong side of the pipe. Each row gives its own reason, and a server column's
+    # cause, with no death seen, is its first untested row's.
     reason = 'the client never started the scripted server in "a plain tool call"'
     row = {"id": "CLIENT-INIT-FIRST", "level": "MUST", "status": "untested", "findings": [], "reason": reason}
     result = combine([["false", "{server}"]], ["dead"], [[row]], Profile.SPEC)
     assert "nothing judged" not in render(result, clients=True)
-    assert "dead, nothing judged: the server" in render(result)
+    assert f"dead, nothing judged: {reason}" in render(result)
 
 
 def test_bad_usage_and_unstartable_commands_exit_2(tmp_path: Path) -> None:

@@ -154,7 +154,7 @@ def test_one_request_a_rule_whatever_the_number_of_its_findings() -> None:
         explanations = explain(many, {"AI_URL": url}, timeout=10)
     assert len(seen) == 2 and [e.item for e in explanations] == [ITEM, OTHER]
     assert explanations[0].others == (again, *many[3:])
-    assert "7 further finding(s)" in json.loads(seen[0].body)["messages"][1]["content"]
+    assert "7 further findings" in json.loads(seen[0].body)["messages"][1]["content"]
     lines = render(explanations).splitlines()
     assert lines[1:6] == [f"  finding: {item.message}" for item in (ITEM, again, *many[3:6])]
     assert lines[6] == "  and 3 more findings of this rule"

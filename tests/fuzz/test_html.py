@@ -89,6 +89,9 @@ def test_the_check_page_holds_the_matrix_and_each_failure_and_fetches_nothing(ch
     assert 'download="RPC-PARSE-ERROR.json" href="data:application/json;base64,' in text
     assert "mcpref replay --transcript RPC-PARSE-ERROR.json" in text
     assert "printf " in text
+    # One section a cause, shown by its smallest scenario: "not JSON", not the line among cut reads.
+    assert text.count('<section class="finding"') == 2 and text.count('download="RPC-PARSE-ERROR.json"') == 1
+    assert "Scenario <b>not JSON</b>" in text
 
 
 @pytest.mark.spec("RPC-PARSE-ERROR")

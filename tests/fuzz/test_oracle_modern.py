@@ -344,9 +344,11 @@ def test_a_list_change_no_subscriptions_listen_asked_for_fails_once() -> None:
     assert verdict([call], [tools_changed, updated, served]) == {"MOD-LISTEN-ONLY"}
     findings = judge(line(call), Observation((tools_changed, updated, served, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS))
     assert [(f.rule, f.message) for f in findings] == [
-        ("MOD-LISTEN-ONLY", "wrote 2 notification(s) no subscriptions/listen asked for: "
+        ("MOD-LISTEN-ONLY", "wrote 2 notifications no subscriptions/listen asked for: "
          "notifications/tools/list_changed, notifications/resources/updated"),
     ]  # fmt: skip
+    alone = judge(line(call), Observation((updated, served, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS))
+    assert [f.message for f in alone] == ["wrote 1 notification no subscriptions/listen asked for: notifications/resources/updated"]
     # A listen stream that asked for the type, or for the resource's URI, makes them lawful.
     listen = modern(2, "subscriptions/listen", {"notifications": {"toolsListChanged": True, "resourceSubscriptions": ["file:///a", 7]}})
     ended = result(2, typed())  # the stream's graceful end

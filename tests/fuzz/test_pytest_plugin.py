@@ -66,7 +66,7 @@ def test_a_server_that_exits_at_once_fails_once_and_skips_the_rest_with_the_reas
     dead = shlex.join([sys.executable, "-c", "import sys; sys.exit(3)"])
     result = project.runpytest_subprocess("--mcp-server", dead, "-rs")
     result.assert_outcomes(passed=1, failed=1, skipped=len(RULES) - 1)
-    result.stdout.fnmatch_lines(["*STDIO-SURVIVE (MUST) fails*", "*RPC-PARSE-ERROR: untested: the server exited with status 3*"])
+    result.stdout.fnmatch_lines(["*STDIO-SURVIVE (MUST) fails*", "*RPC-PARSE-ERROR: untested: the scenario * could not be judged: the server exited with status 3*"])
     # A selection without STDIO-SURVIVE does not make such a server's run pass: its rules fail with the cause.
     chosen = project.runpytest_subprocess("--mcp-server", dead, "--mcp-select", "LIFE-PING")
     chosen.assert_outcomes(passed=1, failed=1)  # the project's own test, and LIFE-PING

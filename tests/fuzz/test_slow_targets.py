@@ -60,8 +60,10 @@ def test_a_slow_correct_server_gets_the_references_verdicts() -> None:
     assert slow["STDIO-LATENCY"]["status"] == "warn"
     findings = slow["STDIO-LATENCY"]["findings"]
     assert isinstance(findings, list)
-    (long_line,) = [f for f in findings if f["scenario"] == "line over 1 MiB"]
-    assert float(long_line["actual"].removesuffix(" s")) > 2.0
+    # One cause, however many scenarios were slow (``causes.grouped``), shown by the smallest: the
+    # long line's, or a smaller one's that the load slowed too (a kept run's is not confirmed then).
+    (late,) = findings
+    assert float(late["actual"].removesuffix(" s")) > 2.0
     assert fast["STDIO-LATENCY"]["status"] == "pass"
 
 

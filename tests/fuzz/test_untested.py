@@ -92,7 +92,7 @@ def test_junit_skips_an_untested_rule_with_its_reason(tmp_path: Path) -> None:
     check("--junit-xml", str(path), "--", *EXITS_3)
     cases = {case.get("name"): case for case in ElementTree.parse(path).iter("testcase")}
     skipped = cases["RPC-PARSE-ERROR"].find("skipped")
-    assert skipped is not None and "untested: the server exited with status 3" in str(skipped.get("message"))
+    assert skipped is not None and "could not be judged: the server exited with status 3" in str(skipped.get("message"))
     assert cases["STDIO-SURVIVE"].find("failure") is not None
     assert not [name for name, case in cases.items() if len(case) == 0 or case.find("properties") is not None]
 

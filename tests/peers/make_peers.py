@@ -392,7 +392,7 @@ def finding_lines(
                 findings = [f for f in seen if f["status"] == "fail"] or seen
                 first = findings[0]
                 link = check_links.get((peer.label, rule_id), "")
-                scenarios = sorted({finding["scenario"] for finding in findings})
+                scenarios = sorted({name for f in findings for name in [f["scenario"], *f.get("also_in", [])]})
                 out.append(
                     f"- `{peer.label}`: {'fails' if mandatory else 'diverges (warn in `spec`)'} in "
                     f"{len(scenarios)} corpus scenario(s), first *{first['scenario']}*: {first['message']}; expected "

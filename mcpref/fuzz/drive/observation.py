@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
+
+# What a target alive but silent to the liveness probe did (``ending``): a predicate of it.
+UNANSWERED: Final = "did not answer the liveness ping"
 
 
 @dataclass(frozen=True)
@@ -13,7 +17,7 @@ class Observation:
     sentinels: tuple[str, ...] = ()  # ids of the liveness probes, whose answers are not judged
     eof: bool = False  # the session ended by closing stdin: work still in flight may be dropped
     latency: float = 0.0  # seconds: the longest wait for the server after its first line (STDIO-LATENCY)
-    ending: str = ""  # what was seen of a server that did not survive
+    ending: str = ""  # what was seen of a server that did not survive: "the server {ending}"
     # For each output line, how many bytes of the stream judged had been written to the server when
     # the line was read: it cannot have received more before writing it (LIFE-SERVER-EARLY).
     # () when unmeasured.

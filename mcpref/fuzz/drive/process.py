@@ -32,12 +32,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mcpref.fuzz.drive.observation import UNANSWERED
 from mcpref.fuzz.drive.signs import look, process_cpu_ns
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.drive.waiting import Sample, Verdict, Wait
 
 SENTINEL_ID = "mcpref-sentinel"
 SENTINEL_IDS = (SENTINEL_ID, SENTINEL_ID + "-2")
+EXITING = 0.25  # seconds a process whose stdout closed is given to exit, for its status to be said
 
 
 def _unread(fd: int) -> int:
@@ -115,6 +117,7 @@ class Process:
         self.first_read_at: float | None = None  # when the target was first seen to read its stdin
         self.slowest = 0.0  # the longest wait for the target once it had started (STDIO-LATENCY)
         self.gave_up = ""  # why the last wait for the target ended without what it waited for
+        self.unanswered = ""  # why the last wait for a probe's answer ended without it
         self.events: list[Event] | None = None  # the session as seen, when it is recorded
         self.tree = [self.proc.pid]  # the target's processes at the last look (``sample``)
 
@@ -214,7 +217,7 @@ class Process:
             return
         self.received += len(data)
         if self.received > self.timing.max_output:
-            self.notes.append(f"stdout passed {self.timing.max_output} bytes; the rest was not read")
+            self.notes.append(f"stdout passed {self.timing.max_output:,} bytes; the rest was not read")
             self.stdout_open = False
             self.selector.unregister(fd)
             return
@@ -273,7 +276,7 @@ class Process:
                         # Until the pipe to the target has room again, output is read meanwhile.
                         self.selector.register(self.stdin, selectors.EVENT_WRITE, "in")
                     elif wait.due(now) and (verdict := _overtime(wait.observe(now, self.sample()))) is not Verdict.WAIT:
-                        self.notes.append(f"the target stopped reading its stdin: {wait.why(verdict)}")
+                        self.notes.append(f"the target stopped reading its stdin and {wait.why(verdict)}")
                         self.stdin_open = False
                         break
                     self._select(wait.timeout(now))
@@ -314,7 +317,7 @@ class Process:
         if not self.wait_until(
             lambda: not self.stdin_open or self.consumed() == self.written or self.proc.poll() is not None, poll=True
         ):
-            self.notes.append(f"the target did not read its stdin: {self.gave_up}")
+            self.notes.append(f"the target did not read its stdin and {self.gave_up}")
             self.waits_for_reads = False
         return self.stdin_open and self.consumed() == self.written
 
@@ -329,9 +332,11 @@ class Process:
 
     def await_probe(self, idle: float | None = None) -> bool:
         """Wait for the answer to a probe already written; whether it came."""
-        return self.wait_until(
+        answered = self.wait_until(
             lambda: self.sentinel_seen or not self.stdout_open or self.proc.poll() is not None, idle=idle
         )
+        self.unanswered = "" if answered else self.gave_up  # a later wait (reading on) is not the probe's
+        return answered
 
     def read_on(self, settle: float, look: float | None = None) -> None:
         """Read for ``settle``, then on while the target works (looked at every ``look``, by
@@ -342,15 +347,21 @@ class Process:
         self.pump(0)  # what it wrote as its work ended, after the last look
 
     def ending(self) -> str:
-        """Why the target is not seen alive and answering, for STDIO-SURVIVE."""
+        """Why the target is not seen alive and answering, for STDIO-SURVIVE: a predicate of it
+        ("the server ..."), with the figures seen. A process's stdout closes as it exits, a moment
+        before its status can be read: a closed stdout waits that moment for the status."""
         status = self.proc.poll()
+        if status is None and not self.stdout_open:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                status = self.proc.wait(EXITING)
         if status is not None:
             return f"exited with status {status}"
         if not self.stdout_open:
-            return "closed its stdout" if self.received <= self.timing.max_output else "stdout over its cap"
+            cap = self.timing.max_output
+            return "closed its stdout" if self.received <= cap else f"wrote more than its cap of {cap:,} bytes to stdout"
         if not self.stdin_open:
             return "stopped reading its stdin"
-        return f"no answer to the liveness ping: {self.gave_up}"
+        return f"{UNANSWERED} and {self.unanswered}" if self.unanswered else UNANSWERED
 
     def close_stdin(self) -> None:
         if self.stdin_open:

@@ -99,11 +99,12 @@ class Wait:
         return max(0.0, self.looked_at + min(self.patience.look, self.idle) - now)
 
     def why(self, verdict: Verdict) -> str:
+        """What the target was seen doing as the wait ended: a predicate of it ("the target ...")."""
         if verdict is Verdict.IDLE:
-            return f"idle (no CPU time, no output, nothing read) for {self.idle:g} s"
+            return f"was idle for {self.idle:g} s (no CPU time, no output, nothing read)"
         if verdict is Verdict.OVERTIME:
-            return "the run's time was up"
-        return f"still working after {self.patience.limit:g} s"
+            return "was still running when the run's time was up"
+        return f"was still working after {self.patience.limit:g} s"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,12 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from mcpref.fuzz.drive.observation import UNANSWERED
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
 from mcpref.fuzz.judge.oracle import Profile, Status
-from mcpref.fuzz.report import statuses
+from mcpref.fuzz.report import causes, statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
 from mcpref.reference.rules import RULES, Rule
 from mcpref.reference.versions import BY_NAME, KNOWN, LEGACY, MODERN, Era
@@ -34,6 +35,19 @@ SITUATIONS: Final = {
 def _shell(command: list[str], scenario: Scenario) -> str | None:
     """A pasteable shell line for the scenario, if a short one reproduces it (``paced_shell_line``)."""
     return paced_shell_line(command, scenario.case.chunks, probed=not scenario.eof, era=scenario.era)
+
+
+def _size(scenario: Scenario) -> tuple[int, int]:
+    """How large a reproducer the scenario makes: bytes, then writes (``causes.grouped``)."""
+    return len(scenario.case.stream), len(scenario.case.chunks)
+
+
+def _lost(run: Run) -> str:
+    """What a server not seen through a scenario did (``_seen``), as a predicate of it: its ending,
+    or, in a case that ends at EOF, that it answered nothing."""
+    if run.observation.ending:
+        return run.observation.ending
+    return "answered nothing" + ("" if run.exit_status is None else f" and exited with status {run.exit_status}")
 
 
 def _seen(scenario: Scenario, run: Run) -> bool:
@@ -163,15 +177,12 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             "level": rule.level.value,
             "status": status,
             "scenarios": [s.name for s, _, _ in exercised],
-            "findings": [
-                {
-                    "scenario": s.name,
-                    **finding_json(f, profile),
-                    "transcript": transcript,
-                    "shell": _shell(command, s),
-                }
-                for s, transcript, f in hits
-            ],
+            "findings": causes.grouped(
+                [
+                    (_size(s), {"scenario": s.name, **finding_json(f, profile), "transcript": t, "shell": _shell(command, s)})
+                    for s, t, f in hits
+                ]
+            ),
         }
         if status == statuses.UNTESTED:
             seen_through = [f'"{s.name}"' for s, run, _ in exercised if _seen(s, run)]
@@ -179,7 +190,7 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             row["reason"] = (
                 f"no scenario showed {SITUATIONS[rule.id]} ({' and '.join(seen_through)} ran through without one)"
                 if seen_through
-                else f'the server {run.observation.ending or "exited"} before the scenario "{s.name}" could be judged'
+                else f'the scenario "{s.name}" could not be judged: the server {_lost(run)}'
             )
         elif status == statuses.NOT_APPLICABLE:
             row["reason"] = _inapplicable(rule, [spoke for s, spoke in zip(scenarios, spoken, strict=True) if rule.id in s.rules])
@@ -211,10 +222,11 @@ def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     findings = survived[0] if survived else []
     assert isinstance(findings, list)
     if findings:
-        return f"the server {findings[0]['actual']} before answering"
+        seen = str(findings[0]["actual"])  # a predicate of the server (``Process.ending``)
+        return f"the server {seen}" if seen.startswith(UNANSWERED) else f"the server {seen} before answering"
     if any(OUTLASTED in str(row.get("reason", "")) for row in rows):
         return f"the server {OUTLASTED} before answering"
-    return "the server stopped answering before answering"
+    return next(str(row["reason"]) for row in rows if row["status"] == statuses.UNTESTED)
 
 
 # The Python API: ``mcpref.check(argv)``, for people who write their own assertions.

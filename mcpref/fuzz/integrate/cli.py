@@ -58,7 +58,7 @@ from mcpref.fuzz.integrate import merge as merge_command
 from mcpref.fuzz.integrate import replay as replay_command
 from mcpref.fuzz.integrate.parser import DEFAULT_BUDGET, build_parser
 from mcpref.fuzz.judge.oracle import Profile
-from mcpref.fuzz.report import campaign_report, ci, exits, html, statuses, stock
+from mcpref.fuzz.report import campaign_report, causes, ci, exits, html, statuses, stock
 from mcpref.fuzz.report import explain as explain_command
 from mcpref.fuzz.report import vectors as vectors_command
 from mcpref.fuzz.report.baseline import TARGET, BaselineError
@@ -230,7 +230,7 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     else:
         shown_rows = []
         for row in rows:
-            note = statuses.note(row)
+            note = causes.note(row)
             if "stock" in row:
                 note = f"[stock {row['stock']} too] {note}"
             shown_rows.append((str(row["id"]), str(row["level"]), str(row["status"]), note))

@@ -20,7 +20,7 @@ from mcpref.fuzz.drive.scripted_server import DIED
 from mcpref.fuzz.generate.client_scripts import ASK_WAIT, DIFFERENTIAL, MARKER, NEEDS
 from mcpref.fuzz.judge.client_cancel import judge_cancel
 from mcpref.fuzz.judge.client_modern import Line, judge_modern, version_of
-from mcpref.fuzz.judge.findings import NOTHING, Finding
+from mcpref.fuzz.judge.findings import NOTHING, Finding, counted
 from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
 
@@ -122,8 +122,8 @@ def _read(run: ClientRun) -> _Reading:
 def _framing(r: _Reading) -> None:
     bad = [line for line in r.lines if line.value is None]
     if bad:
-        r.find("CLIENT-STDIN-MESSAGES-ONLY", bad[0].number, f"{len(bad)} line(s) written to the server's stdin are "
-               "not one JSON-RPC message each", "one JSON-RPC 2.0 message per line", "a line that is not one")  # fmt: skip
+        r.find("CLIENT-STDIN-MESSAGES-ONLY", bad[0].number, f"wrote {counted(len(bad), 'line')} to the server's stdin"
+               " that did not hold one JSON-RPC message", "one JSON-RPC 2.0 message per line", "a line that is not one")  # fmt: skip
     if r.lines:
         r.seen.add("CLIENT-STDIN-MESSAGES-ONLY")
 

@@ -28,6 +28,11 @@ class Status(enum.Enum):
 NOTHING: Final = "nothing"
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless one: a message's figure in a sentence."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 @dataclass(frozen=True)
 class Finding:
     rule: str

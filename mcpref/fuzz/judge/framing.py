@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.observation import UNANSWERED, Observation
 from mcpref.fuzz.judge.findings import NOTHING, Finding
 from mcpref.fuzz.judge.lines import false_line_ends, only_cr_line_ends
 from mcpref.fuzz.judge.modern import error_code, show
@@ -26,13 +26,8 @@ LATE_SECONDS = 2.0
 def liveness(session: Session) -> None:
     observation = session.observation
     if not observation.survived:
-        session.find(
-            "STDIO-SURVIVE",
-            None,
-            "the server died or stopped answering",
-            "a live server",
-            observation.ending or "no answer to the liveness ping",
-        )
+        seen = observation.ending or UNANSWERED
+        session.find("STDIO-SURVIVE", None, f"the server {seen}", "a live server", seen)
     if observation.latency > LATE_SECONDS:
         session.find(
             "STDIO-LATENCY",

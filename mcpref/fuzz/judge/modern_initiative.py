@@ -16,6 +16,7 @@ speaking the era:
 
 from __future__ import annotations
 
+from mcpref.fuzz.judge.findings import counted
 from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF, show, task_id, updated_uri
 from mcpref.fuzz.judge.reading import Request, is_valid_id
 from mcpref.fuzz.judge.session import Session, id_key
@@ -47,7 +48,7 @@ def no_requests(session: Session) -> None:
         session.find(
             "MOD-NO-SERVER-REQUESTS",
             None,
-            f"wrote {len(methods)} JSON-RPC request(s) to stdout: " + ", ".join(methods),
+            f"wrote {counted(len(methods), 'JSON-RPC request')} to stdout: " + ", ".join(methods),
             "no request: input asked for in an input_required result",
             ", ".join(methods),
         )
@@ -90,7 +91,7 @@ def listen_only(session: Session) -> None:
         session.find(
             "MOD-LISTEN-ONLY",
             None,
-            f"wrote {len(unasked)} notification(s) no subscriptions/listen asked for: " + ", ".join(unasked),
+            f"wrote {counted(len(unasked), 'notification')} no subscriptions/listen asked for: " + ", ".join(unasked),
             "list_changed, resources/updated and task notifications only on a subscriptions/listen stream that asked for them",
             ", ".join(unasked),
         )

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mcpref.fuzz.campaign.outcome import Failure, Outcome
 from mcpref.fuzz.judge.oracle import Profile, Status
+from mcpref.fuzz.report.notes import citation
 from mcpref.fuzz.report.reproducer import finding_json, reproducer_json, shell_line, table, transcript, write_atomic
 from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import Era
@@ -78,11 +79,14 @@ def summary(outcome: Outcome, setting: Setting) -> list[str]:
         lines.append("no divergence found" if stats.cases else "no case ran to its end within the budget: nothing is claimed")
         return lines
     profile = setting.profile
-    rows = [(f.rule, BY_ID[f.rule].level.value, f.finding.status(profile).value, f.finding.message) for f in found]
+    rows = [
+        (f.rule, BY_ID[f.rule].level.value, f.finding.status(profile).value, f"{f.finding.message}; see {citation(f.rule)}")
+        for f in found
+    ]
     lines.append(table(["ID", "LEVEL", "STATUS", "FINDING"], rows))
     for failure in found:
         lines += [
-            f"\n{failure.rule} ({failure.finding.status(profile).value}): {failure.finding.message}",
+            f"\n{failure.rule} ({failure.finding.status(profile).value}): {failure.finding.message}; see {citation(failure.rule)}",
             f"  expected: {failure.finding.expected}",
             f"  actual:   {failure.finding.actual}",
             f"  reproducer: mcpref replay {reproducer_path(failure, setting)}",

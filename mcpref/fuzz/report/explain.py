@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mcpref.fuzz.judge.findings import counted
 from mcpref.fuzz.report.notes import entry
 from mcpref.fuzz.report.reproducer import FORMAT
 from mcpref.reference.rules import BY_ID
@@ -207,7 +208,7 @@ def _messages(item: Item, recorded: str, others: int) -> list[dict[str, str]]:
         if value:
             lines.append(f"{label}: {value[:_MAX_FIELD]}")
     if others:
-        lines.append(f"The same rule has {others} further finding(s) in this report, of the same cause or not.")
+        lines.append(f"The same rule has {counted(others, 'further finding')} in this report, of the same cause or not.")
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(lines)}]
 
 

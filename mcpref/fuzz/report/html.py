@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from mcpref.fuzz.generate.corpus_modern import BY_NAME
 from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report.junit import more_like_it
 from mcpref.fuzz.report.notes import entry
 from mcpref.fuzz.report.reproducer import reproducer_json
 from mcpref.reference.rules import BY_ID
@@ -76,6 +77,7 @@ def _finding(rule: str, label: str, index: int, finding: Mapping[str, object], p
         f"<h3>{_e(rule)} · {_e(label)} · {_e(finding['status'])}</h3>",
         f"<p>Scenario <b>{_e(finding['scenario'])}</b>: {_e(finding['message'])}</p>",
         f"<p>Expected: <code>{_e(finding['expected'])}</code><br>Actual: <code>{_e(finding['actual'])}</code></p>",
+        f"<p>{_e(more_like_it(finding))}.</p>" if finding.get("more") else "",
         f"<pre>{_e(chr(10).join(str(line) for line in lines))}</pre>",
     ]
     if "script" in finding:  # a client's: the scripted server's behaviour, and the command that plays it again

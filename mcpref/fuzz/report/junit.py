@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.baseline import Verdict
+from mcpref.fuzz.report.notes import citation
 
 Row = Mapping[str, object]  # a rule's result: id, level, status, findings (as ``check --json`` gives them)
 # Characters XML 1.0 cannot carry at all; a server's output may hold any of them.
@@ -32,13 +33,24 @@ def _safe(text: object) -> str:
     return _NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}", str(text))
 
 
+def more_like_it(finding: Mapping[str, object]) -> str:
+    """How many more findings share the cause of ``finding``, and where (``causes.grouped``)."""
+    also = finding.get("also_in")
+    quoted = [f'"{name}"' for name in also] if isinstance(also, list) else []
+    where = f" (also in {', '.join(quoted)})" if quoted else ""
+    return f"and {finding['more']} more like it{where}"
+
+
 def describe(findings: object) -> str:
-    """Each finding: its scenario, message, expected and actual answers, reproducer and transcript."""
+    """Each cause: its smallest finding's scenario, message, expected and actual answers,
+    reproducer and transcript, and how many more share it."""
     blocks = []
     for finding in findings if isinstance(findings, list) else []:
         lines = [f"{finding.get('message')}", f"expected: {finding.get('expected')}", f"actual: {finding.get('actual')}"]
         if finding.get("scenario"):
             lines.insert(0, f"scenario: {finding['scenario']}")
+        if finding.get("more"):
+            lines.append(more_like_it(finding))
         for key in ("reproducer", "shell"):
             if finding.get(key):
                 lines.append(f"{key}: {finding[key]}")
@@ -73,7 +85,7 @@ def _case(suite: ElementTree.Element, label: str, shown: str, row: Row, verdict:
         first = findings[0] if isinstance(findings, list) and findings else {}
         element = ElementTree.SubElement(case, "failure", message=_safe(f"{rule}: {first.get('message', 'failed')}"))
         element.set("type", str(row.get("level", "")))
-        element.text = text
+        element.text = f"{text}\n\nsee {citation(rule)}"
         return "failed"
     if status == statuses.UNTESTED:
         ElementTree.SubElement(case, "skipped", message=_safe(f"untested: {row.get('reason', 'not seen')}"))

@@ -67,6 +67,11 @@ def entry(rule: str) -> Entry:
     return entries()[rule]
 
 
+def citation(rule: str) -> str:
+    """The rule's first citation: the text a failure of it breaks, for a line that names the failure."""
+    return entry(rule).sources[0]
+
+
 def main(argv: list[str]) -> int:
     """Write the packaged entries from the SPEC_NOTES.md named by ``argv``."""
     if len(argv) != 1:
