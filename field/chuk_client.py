@@ -7,9 +7,10 @@
 chuk-mcp has its own stdio transport and JSON-RPC layer (no dependency on the official SDK). This
 driver uses the calls its package documents: ``stdio_client`` starts the server, then
 ``send_initialize`` (which also sends ``notifications/initialized``), ``send_tools_list``, and
-``send_tools_call`` of ``echo`` with ``{"text": "hello"}``, bounded by the library's own per-request
-timeout (``--timeout``, 10 s by default); it prints the text content of the result, one item a line.
-Exit status: 0 the call succeeded, 1 it failed or the tool reported an error (on stderr), 2 bad usage.
+``send_tools_call`` of ``echo`` with ``{"text": "hello"}``: the first two with the library's
+default timeouts, the call bounded by its per-request timeout (``--timeout``, 10 s by default), as
+the Python SDK driver of ``tests/peers/`` bounds its call; it prints the text content of the
+result, one item a line. Exit status: 0 the call succeeded, 1 it failed or the tool reported an error (on stderr), 2 bad usage.
 """
 
 import argparse
@@ -26,7 +27,7 @@ CALL_TIMEOUT = 10.0
 async def call(params, timeout):
     with anyio.fail_after(LIMIT):
         async with stdio_client(params) as (read_stream, write_stream):
-            await send_initialize(read_stream, write_stream, timeout=timeout)
+            await send_initialize(read_stream, write_stream)
             await send_tools_list(read_stream, write_stream)
             result = await send_tools_call(read_stream, write_stream, "echo", {"text": "hello"}, timeout=timeout)
     for item in result.content:

@@ -1,6 +1,6 @@
 """``make field-clients``: published MCP clients under ``mcpref check-client``, and their triage.
 
-    python field/clients.py [--render-only]
+    python field/clients.py [--render-only | --only LABEL...]
 
 The clients, each pinned exactly and installed into the git-ignored ``.field/``: the official
 Inspector's command-line mode and OpenAI's Codex CLI (npm ``@modelcontextprotocol/inspector`` and
@@ -93,8 +93,8 @@ def clients() -> list[Client]:
         Client("chuk-mcp", f"Python, chuk-mcp {_venv_version(CHUK, 'chuk-mcp')} (no official SDK)",
                "its own (`chuk_mcp.transports.stdio`, on anyio)", chuk, chuk),
         Client("codex", f"Rust, {_npm_version('@openai/codex', NODE)} (`codex app-server`), on rmcp",
-               "Codex's own (`rmcp-client`: `local_stdio_transport`, `bounded_stdio_transport`) under rmcp's "
-               "service layer", [sys.executable, *codex], ["python", *codex]),
+               "rmcp's `AsyncRwTransport` on the pipes of the child Codex starts (its legacy mode; Codex's own "
+               "`BoundedStdioTransport` serves only 2026-07-28)", [sys.executable, *codex], ["python", *codex]),
     ]  # fmt: skip
 
 
@@ -136,10 +136,16 @@ def install() -> None:
     stamp.write_text(wanted)
 
 
-def run_all() -> dict[str, object]:
-    """Every client in both profiles, each check inside the network isolation of ``make field``."""
+def run_all(only: list[str] | None) -> dict[str, object]:
+    """Every client (or those of ``only``, the others kept from the last run) in both profiles,
+    each check inside the network isolation of ``make field``."""
+    kept = json.loads(RESULTS.read_text()) if only and RESULTS.exists() else {}
     results: dict[str, object] = {}
     for client in clients():
+        if only and client.label not in only:
+            if client.label in kept:
+                results[client.label] = kept[client.label]
+            continue
         checks, started = {}, time.monotonic()
         for profile in PROFILES:
             print(f"make field-clients: {client.label}, profile {profile}", file=sys.stderr)
@@ -250,11 +256,12 @@ def write(results: dict[str, object]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(prog="field/clients.py")
     parser.add_argument("--render-only", action="store_true", help=f"run nothing: write the pages from {RESULTS.name}")
+    parser.add_argument("--only", nargs="+", metavar="LABEL", help="run only these clients; keep the others' results")
     args = parser.parse_args()
     if args.render_only:
         return write(json.loads(RESULTS.read_text()))
     install()
-    results = run_all()
+    results = run_all(args.only)
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     return write(results)
 

@@ -103,8 +103,8 @@ def call(codex: str, server: list[str], timeout: int) -> int:
     finally:
         if process.stdin is not None:
             process.stdin.close()
-        try:
-            process.wait(timeout=5)
+        try:  # Codex takes a few seconds to stop its servers: this driver never cuts that short
+            process.wait(timeout=LIMIT)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
