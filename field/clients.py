@@ -79,6 +79,7 @@ def clients() -> list[Client]:
     ]
     chuk = [f".field/{CHUK.venv}/bin/python", "field/chuk_client.py", "--", "{server}"]
     codex = ["field/codex_client.py", "--", "{server}"]
+    modern = ["field/codex_client.py", "--protocol-version", "2026-07-28", "--", "{server}"]
     sdk = "the TypeScript SDK's `StdioClientTransport`"
     return [
         Client("inspector-cli", f"TypeScript, {_npm_version('@modelcontextprotocol/inspector', NODE)}", sdk,
@@ -95,6 +96,9 @@ def clients() -> list[Client]:
         Client("codex", f"Rust, {_npm_version('@openai/codex', NODE)} (`codex app-server`), on rmcp",
                "rmcp's `AsyncRwTransport` on the pipes of the child Codex starts (its legacy mode; Codex's own "
                "`BoundedStdioTransport` serves only 2026-07-28)", [sys.executable, *codex], ["python", *codex]),
+        Client("codex-2026-07-28", f"Rust, {_npm_version('@openai/codex', NODE)} (`codex app-server`, its 2026-07-28 "
+               "mode), on rmcp", "Codex's own `BoundedStdioTransport` (`rmcp-client`) under rmcp's service layer",
+               [sys.executable, *modern], ["python", *modern]),
     ]  # fmt: skip
 
 

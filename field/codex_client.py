@@ -1,6 +1,6 @@
 """OpenAI's Codex CLI as a command-line MCP client, for ``make field-clients``.
 
-    python field/codex_client.py [--codex PATH] [--timeout S] -- SERVER_CMD [ARGS...]
+    python field/codex_client.py [--codex PATH] [--timeout S] [--protocol-version 2026-07-28] -- SERVER_CMD...
 
 Codex (npm ``@openai/codex``, pinned in ``field/client-pins/``) connects to the MCP servers of
 its configuration through its ``rmcp-client`` crate, on ``rmcp``, the official Rust SDK. Its
@@ -9,7 +9,8 @@ that calls one tool of one server directly, with no model in between: this drive
 ``codex app-server`` with the server under test as its only MCP server (``-c mcp_servers...``,
 the call bounded by Codex's own ``tool_timeout_sec``, ``--timeout``), opens a thread, calls
 ``echo`` with ``{"text": "hello"}`` and prints the text content of the result, one item a line.
-What the server asks of Codex's user (an elicitation) is declined. Codex's settings and state go
+With ``--protocol-version 2026-07-28``, Codex's mode of that era (a feature it marks "under
+development"). What the server asks of Codex's user (an elicitation) is declined. Codex's settings and state go
 to a folder of its own under ``.field/clients``. Standard library only. Exit status: 0 the call
 succeeded, 1 it failed or the tool reported an error (on stderr), 2 bad usage.
 """
@@ -34,10 +35,40 @@ CALL_TIMEOUT = 10  # Codex's own bound on one tool call (tool_timeout_sec), as a
 Message = dict[str, object]
 
 
-def command(codex: str, server: list[str], timeout: int) -> list[str]:
-    settings = {"command": server[0], "args": server[1:], "tool_timeout_sec": timeout}
-    overrides = [f"mcp_servers.target.{key}={json.dumps(value)}" for key, value in settings.items()]
-    return [codex, "app-server", *(word for item in overrides for word in ("-c", item))]
+# Nothing Codex does here needs the network, and even outside make field's isolation (a reproducer
+# pasted in a shell) it reaches nothing: its model provider is at a port that does not answer (no
+# Responses WebSocket opened at a thread's start), and the features that look up hosts when
+# Codex starts are off (seen with strace: no DNS query is left).
+OFFLINE = {
+    "model_provider": "field",
+    "model_providers.field.name": "field",
+    "model_providers.field.base_url": "http://127.0.0.1:9/v1",
+}
+NETWORK_FEATURES = ("plugins", "remote_plugin", "apps", "in_app_updates", "skill_mcp_dependency_install")
+MODERN = "2026-07-28"
+
+
+def command(codex: str, server: list[str], timeout: int, version: str | None) -> list[str]:
+    settings: dict[str, object] = {"command": server[0], "args": server[1:], "tool_timeout_sec": timeout}
+    switches = [("--disable", feature) for feature in NETWORK_FEATURES]
+    if version == MODERN:  # Codex's 2026-07-28 mode: a feature "under development", and the version per server
+        settings["env"] = {"CODEX_MCP_PROTOCOL_VERSION": version}
+        switches.append(("--enable", "mcp_2026_07_28"))
+    overrides = [f"mcp_servers.target.{key}={_toml(value)}" for key, value in settings.items()]
+    overrides += [f"{key}={_toml(value)}" for key, value in OFFLINE.items()]
+    return [
+        codex,
+        "app-server",
+        *(word for item in overrides for word in ("-c", item)),
+        *(w for s in switches for w in s),
+    ]
+
+
+def _toml(value: object) -> str:
+    """A TOML value, as Codex's ``-c key=value`` parses it (JSON is TOML but for tables)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key} = {_toml(item)}" for key, item in value.items()) + "}"
+    return json.dumps(value)
 
 
 def reader(stream: IO[bytes], inbox: queue.Queue[Message | None]) -> None:
@@ -87,10 +118,10 @@ class Session:
             self.send({"id": request["id"], "error": {"code": -32601, "message": "not served by this driver"}})
 
 
-def call(codex: str, server: list[str], timeout: int) -> int:
+def call(codex: str, server: list[str], timeout: int, version: str | None) -> int:
     HOME.mkdir(parents=True, exist_ok=True)
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(HOME), "CODEX_HOME": str(HOME), "RUST_LOG": "error"}
-    process = subprocess.Popen(command(codex, server, timeout), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    process = subprocess.Popen(command(codex, server, timeout, version), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                env=env, cwd=HOME)  # fmt: skip
     try:
         session = Session(process)
@@ -120,15 +151,21 @@ def call(codex: str, server: list[str], timeout: int) -> int:
 
 def main(argv: list[str]) -> int:
     if "--" not in argv or argv.index("--") == len(argv) - 1:
-        print("usage: codex_client.py [--codex PATH] [--timeout S] -- SERVER_CMD [ARGS...]", file=sys.stderr)
+        print(
+            "usage: codex_client.py [--codex PATH] [--timeout S] [--protocol-version V] -- SERVER_CMD...",
+            file=sys.stderr,
+        )
         return 2
     cut = argv.index("--")
     parser = argparse.ArgumentParser(prog="codex_client.py")
     parser.add_argument("--codex", default=str(CODEX))
     parser.add_argument("--timeout", type=int, default=CALL_TIMEOUT)
+    parser.add_argument(
+        "--protocol-version", choices=[MODERN], help="Codex's 2026-07-28 mode (default: its legacy one)"
+    )
     args = parser.parse_args(argv[:cut])
     try:
-        return call(args.codex, argv[cut + 1 :], args.timeout)
+        return call(args.codex, argv[cut + 1 :], args.timeout, args.protocol_version)
     except Exception as error:  # a CLI reports every failure and exits 1
         print(f"codex_client.py: {type(error).__name__}: {error}", file=sys.stderr)
         return 1
