@@ -135,8 +135,9 @@ soak: $(STAMP)
 field: $(STAMP)
 	$(BIN)/python field/make_field.py --seed 1 --max-cases 150
 
-# Issue 26: published MCP clients (the Inspector's CLI, pinned in field/client-pins/, and the SDK
-# clients of tests/peers) under mcpref check-client in both profiles; writes docs/field-clients.md
-# and the Clients section of docs/field-report.md. Not part of test.
+# Issue 26: published MCP clients (the Inspector's CLI and Codex, pinned in field/client-pins/;
+# fastmcp call and chuk-mcp, PyPI pins in field/clients.py; the SDK clients of tests/peers) under
+# mcpref check-client in both profiles, inside unshare --net; writes docs/field-clients.md and the
+# Clients section of docs/field-report.md. Not part of test.
 field-clients: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python field/clients.py
