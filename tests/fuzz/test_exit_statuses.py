@@ -147,3 +147,7 @@ def test_the_actions_status_output_names_each_exit_status(tmp_path: Path) -> Non
                              env={**env, "MCPREF_OUT": "/etc/passwd/out"}, timeout=300, check=False)  # fmt: skip
     assert refused.returncode == 2 and refused.stderr == "mcpref action: MCPREF_OUT /etc/passwd/out: /etc/passwd is not a folder\n"
     assert given.read_text().endswith("status=error\n")
+    given.write_text("")
+    empty = subprocess.run([sys.executable, "-m", "mcpref.fuzz.action"], cwd=tmp_path, capture_output=True, text=True,
+                           env={**env, "MCPREF_COMMAND": ""}, timeout=300, check=False)  # fmt: skip
+    assert empty.returncode == 2 and given.read_text() == "status=error\n"

@@ -155,6 +155,14 @@ def _append(path: str | None, text: str) -> None:
             stream.write(text)
 
 
+def _refused(environ: Mapping[str, str], why: str | None = None) -> int:
+    """A usage error: said on stderr (mcpref said it already, without ``why``), and as the status output."""
+    if why is not None:
+        print(f"mcpref action: {why}", file=sys.stderr)
+    _append(environ.get("GITHUB_OUTPUT"), "status=error\n")
+    return EXIT_USAGE
+
+
 def main(environ: Mapping[str, str] = os.environ) -> int:
     command = shlex.split(environ.get("MCPREF_COMMAND", ""))
     profile = environ.get("MCPREF_PROFILE", "spec") or "spec"
@@ -164,17 +172,12 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         seed = int(environ.get("MCPREF_SEED", "1") or "1")
         limit = float(environ.get("MCPREF_TIME_LIMIT", "600") or "600")
     except ValueError:
-        print("mcpref action: fuzz-cases and seed must be integers, time-limit a number", file=sys.stderr)
-        return EXIT_USAGE
+        return _refused(environ, "fuzz-cases and seed must be integers, time-limit a number")
     if not command or cases < 0 or not limit > 0:
-        print("mcpref action: the command input is required; fuzz-cases may not be negative; time-limit must be "
-              "positive", file=sys.stderr)  # fmt: skip
-        return EXIT_USAGE
+        return _refused(environ, "the command input is required; fuzz-cases may not be negative; time-limit must be positive")
     unusable = writable_folder(out)
     if unusable is not None:
-        print(f"mcpref action: MCPREF_OUT {out}: {unusable}", file=sys.stderr)
-        _append(environ.get("GITHUB_OUTPUT"), "status=error\n")
-        return EXIT_USAGE
+        return _refused(environ, f"MCPREF_OUT {out}: {unusable}")
     out.mkdir(parents=True, exist_ok=True)
     version = environ.get("MCPREF_PROTOCOL_VERSION", "")
     common = ["--profile", profile, *(["--protocol-version", version] if version else [])]
@@ -188,8 +191,7 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
             stdout=stream, check=False,
         ).returncode  # fmt: skip
     if check == EXIT_USAGE:
-        _append(environ.get("GITHUB_OUTPUT"), "status=error\n")
-        return EXIT_USAGE
+        return _refused(environ)
     check_result = json.loads(check_json.read_text(encoding="utf-8"))
     print("\n".join(log(check_result["rules"], _cause(check_result))), flush=True)
     results = [check]
@@ -203,8 +205,7 @@ def main(environ: Mapping[str, str] = os.environ) -> int:
         campaign = ["--campaign-dir", str(out / "campaign")]
         results.append(_mcpref("fuzz", *common, *held, *budget, *campaign, *report, "--", *command))
         if results[-1] == EXIT_USAGE:
-            _append(environ.get("GITHUB_OUTPUT"), "status=error\n")
-            return EXIT_USAGE
+            return _refused(environ)
         fuzz_report = json.loads((out / "fuzz.json").read_text(encoding="utf-8"))
     text = summary(command, profile, check_result, fuzz_report)
     (out / "summary.md").write_text(text, encoding="utf-8")

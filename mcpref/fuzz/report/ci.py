@@ -24,8 +24,6 @@ from mcpref.fuzz.report.client_reproducer import client_reproducer_json
 from mcpref.fuzz.report.reproducer import reproducer_json, write_atomic
 from mcpref.reference.rules import RULES
 
-EXIT_CLEAN, EXIT_FOUND = exits.CLEAN, exits.FOUND
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
