@@ -130,6 +130,7 @@ def test_an_echo_is_recognised_whatever_its_spacing_and_order() -> None:
     written = Written()
     written.add(b'{"jsonrpc":"2.0","id":1,')
     written.add(b'"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\nnot json "method"\n')
+    written.add(b'{"jsonrpc":"2.0","id":"c","result":{}}\n')  # a response: no request to echo
     assert written.echoed({"method": "ping", "id": 1, "jsonrpc": "2.0"})
     assert written.echoed({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
     assert not written.echoed({"jsonrpc": "2.0", "id": 3, "method": "ping"})  # the target's own
