@@ -19,7 +19,7 @@ from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL
 from mcpref.fuzz.generate.messages import JsonDict, encode, initialize, notification, request
 from mcpref.fuzz.judge.framing import judge_exit
-from mcpref.fuzz.judge.oracle import Finding, Profile, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge, witnessed
 from mcpref.fuzz.judge.tools import _checkable
 from mcpref.fuzz.judge.where import where_judged
 from mcpref.reference.framer import DEFAULT_MAX_LINE_BYTES
@@ -1469,6 +1469,22 @@ def test_after_eof_unfinished_work_and_an_unterminated_line_may_be_dropped() -> 
     assert verdict(_eof_judge([*lines, PING.rstrip(b"\n")], [init])) == warns("FRAME-EOF-PARTIAL")
     assert verdict(_eof_judge([*lines, LONG_WAIT], [init])) == warns("STDIO-EOF-DRAIN")
     assert verdict(_eof_judge([*lines, b"pas du json\n"], [init])) == warns("STDIO-EOF-DRAIN")
+
+
+@pytest.mark.spec("FRAME-EOF-PARTIAL")
+def test_only_an_answer_by_its_id_shows_the_unterminated_last_line_read() -> None:
+    lines, init = ready()
+    last = encode(request(4, "ping"))
+    cut = b"".join([*lines, last.rstrip(b"\n")])
+
+    def shown(output: list[bytes], stream: bytes = cut, eof: bool = True) -> bool:
+        return "FRAME-EOF-PARTIAL" in witnessed(stream, Observation(tuple(output), eof=eof))
+
+    assert shown([init, result(4)])
+    # Silence is judged, never a pass; output that answers nothing shows no line read.
+    assert not shown([init]) and not shown([b"1"]) and not shown([init, result(3)])
+    assert not shown([init, result(4)], b"".join([*lines, last]))  # a terminated last line
+    assert not shown([init, result(4)], eof=False)  # probed: the probe's bytes ran on from it
 
 
 @pytest.mark.spec("FRAME-EOF-PARTIAL", "STDIO-EOF-DRAIN")

@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mcpref.fuzz.drive.echoes import Written
 from mcpref.fuzz.drive.observation import UNANSWERED
 from mcpref.fuzz.drive.signs import look, process_cpu_ns
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
@@ -108,6 +109,7 @@ class Process:
         self.received = 0  # stdout bytes so far, against max_output
         self.err_received = 0
         self.written = 0  # bytes written to stdin so far
+        self.sent = Written()  # its lines, whose echo is no request of the target's
         # Bytes of the case's own stream written so far (replies and probes are not the case's),
         # and its count as each stdout line was read (``Observation.sent_before``).
         self.stream_written = 0
@@ -244,6 +246,8 @@ class Process:
         if value.get("id") in self.probes and "method" not in value:
             self.sentinel_seen = True
         elif isinstance(value.get("method"), str) and "id" in value and self.answers_requests:
+            if self.sent.echoed(value):
+                return  # the client's own request, written back: answered, the echo would answer it
             # A request from the server: answer as a client that has no capabilities.
             result: dict[str, object] = {"jsonrpc": "2.0", "id": value["id"]}
             if value["method"] == "ping":
@@ -259,6 +263,7 @@ class Process:
         wait: Wait | None = None
         if self.events is not None and data:
             self.events.append(Event(Direction.SENT, data))
+        self.sent.add(data)
         self.writing = True
         try:
             while view and self.stdin_open:

@@ -22,6 +22,7 @@ from mcpref.reference.versions import BY_NAME, KNOWN, LEGACY, MODERN, Era
 # arguments its schema accepts): a scenario run through shows them kept only where the oracle saw
 # that situation (``Session.witnessed``), and what each needs, as a report says it was not seen.
 SITUATIONS: Final = {
+    "FRAME-EOF-PARTIAL": "an answer to the unterminated last line",
     "LIFE-INIT-RESULT": "an initialize result",
     "TOOLS-LIST-SHAPE": "a tools/list result",
     "TOOLS-CALL-RESULT": "a tools/call result",

@@ -38,6 +38,7 @@ def single(
         )
     cancelled = cancellable and id_key(request_id) in session.cancelled
     if answers:
+        framing.partial_line_read(session, index)
         # RPC-CANCEL: after a cancellation an answer is allowed as silence is, whatever the
         # interrupted work left in it ("context canceled"): its content is not judged.
         return None if cancelled else answers[0].value

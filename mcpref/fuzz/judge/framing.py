@@ -87,6 +87,14 @@ def missing(session: Session, index: int, rule: str, expected: str) -> None:
         session.find(rule, index, "no answer", expected, NOTHING)
 
 
+def partial_line_read(session: Session, index: int) -> None:
+    """Line ``index`` drew an answer by its id. FRAME-EOF-PARTIAL is witnessed by that alone for
+    the unterminated last line at EOF: only such an answer shows the line read (its silence is
+    judged where terminated lines' answers show the server answering at EOF)."""
+    if session.observation.eof and session.unterminated and index == len(session.input) - 1:
+        session.witnessed.add("FRAME-EOF-PARTIAL")
+
+
 def partial_line_judged(session: Session) -> None:
     """FRAME-EOF-PARTIAL only when no terminated line's answer was lost at EOF too: a peer that
     loses those may have read the last line and lost its answer the same way (the Python SDK
