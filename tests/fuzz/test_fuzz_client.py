@@ -121,15 +121,16 @@ def test_a_failure_that_goes_with_a_framing_change_is_that_change_s(monkeypatch:
     monkeypatch.setattr(client_campaign, "run_client", run_again)
     monkeypatch.setattr(client_campaign, "judge_client", lambda run, plain: ClientVerdict((), frozenset({"CLIENT-PING"})))
     campaign = ClientCampaign(["client", "{server}"], seed=0, max_cases=1)
+    campaign.plains[PLAIN] = ClientRun(PLAIN, (), 0, 0.0, b"", b"", False)  # the plain call, run before
     failure = ClientFailure("CLIENT-PING", ClientRun(script, (), 1, 0.0, b"", b"", False), (ping,))
-    moved = campaign._attribute(failure, failure.run)
+    moved = campaign._attribute(failure)
     assert [again.notices for again in rerun] == [False] and again_named(rerun[0], "asks ping")
     assert moved.rule == "CLIENT-IGNORES-UNKNOWN" and not moved.finding.mandatory  # a reference decision's level
     assert moved.finding.message == "only with unknown notifications and fields: no answer to ping"
     # Still broken without the change, or no longer in its situation: the finding stays where it is.
     for verdict in (ClientVerdict((ping,), frozenset({"CLIENT-PING"})), ClientVerdict((), frozenset())):
         monkeypatch.setattr(client_campaign, "judge_client", lambda run, plain, verdict=verdict: verdict)
-        assert campaign._attribute(failure, failure.run) == failure
+        assert campaign._attribute(failure) == failure
 
 
 def again_named(script: ServerScript, name: str) -> bool:
@@ -144,7 +145,7 @@ def test_a_finding_whose_situation_the_change_makes_stays_where_it_is() -> None:
     plain = run_client(answers, PLAIN)
     run = run_client(answers, scenario("notices", notices=True))
     finding = next(f for f in judge_client(run, plain).findings if f.rule == "CLIENT-NOTIFICATION-SILENT")
-    kept = campaign._attribute(ClientFailure(finding.rule, run, (finding,)), plain)
+    kept = campaign._attribute(ClientFailure(finding.rule, run, (finding,)))
     assert kept.rule == "CLIENT-NOTIFICATION-SILENT"
 
 
@@ -159,7 +160,8 @@ def test_a_campaign_against_the_reference_client_finds_nothing(capsys: pytest.Ca
     ("argv", "complaint"),
     [
         (["fuzz-client"], "a client command after --"),
-        (["fuzz-client", "--cases", "0", "--", "x", "{server}"], "--cases are needed"),
+        (["fuzz-client", "--cases", "0", "--", "x", "{server}"], "--cases and --budget are needed"),
+        (["fuzz-client", "--budget", "0", "--", "x", "{server}"], "--cases and --budget are needed"),
         (["fuzz-client", "--", "true"], "names no {server}"),
         (["fuzz-client", "--", "/nonexistent/client", "{server}"], "cannot start /nonexistent/client"),
     ],
