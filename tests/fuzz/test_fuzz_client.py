@@ -10,6 +10,7 @@ import json
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,9 +22,10 @@ from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
 from mcpref.fuzz.drive.client_run import ClientRun, run_client
 from mcpref.fuzz.generate.client_scripts import FEATURES, PLAIN, SCRIPTS, ServerScript, era_of, exercised, scenario
 from mcpref.fuzz.generate.client_strategies import MAX_CHANGES, server_scripts
+from mcpref.fuzz.integrate import fuzz_client
 from mcpref.fuzz.integrate.cli import main
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
-from mcpref.fuzz.judge.findings import Finding
+from mcpref.fuzz.judge.findings import Finding, Profile
 from mcpref.reference.rules import CLIENT_RULES
 from mcpref.reference.versions import Era
 
@@ -259,3 +261,21 @@ def test_a_malformed_client_reproducer_is_refused(
     path.write_text(json.dumps({**good, **document}), encoding="utf-8")
     assert main(["replay", str(path)]) == 2
     assert complaint in capsys.readouterr().err
+
+
+@pytest.mark.spec("CLIENT-READ-CHUNKS", "CLIENT-READ-CRLF")
+def test_a_row_s_status_is_its_finding_s_under_the_profile_whatever_list_it_came_in() -> None:
+    """A warning moved to a MUST's framing rule fails; a failure moved to a decision's warns; one row a rule."""
+    run = ClientRun(PLAIN, (), 1, 0.0, b"", b"", False)
+    chunks = Finding("CLIENT-READ-CHUNKS", True, None, "cut", "same", "other")
+    crlf = Finding("CLIENT-READ-CRLF", False, None, "crlf", "same", "other")
+    failures = [ClientFailure("CLIENT-READ-CRLF", run, (crlf,)), ClientFailure("CLIENT-READ-CHUNKS", run, (chunks,))]
+    warned = [ClientFailure("CLIENT-READ-CHUNKS", run, (replace(chunks, mandatory=False),))]
+    found = fuzz_client.rows(["client", "{server}"], [*failures, *warned], Profile.SPEC)
+    assert {row["id"]: row["status"] for row in found} == {"CLIENT-READ-CRLF": "warn", "CLIENT-READ-CHUNKS": "fail"}
+    assert len(found) == 2
+
+
+def test_a_time_budget_ends_the_campaign(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz-client", "--json", "--seed", "2", "--cases", "50", "--budget", "0.001", "--", *REFERENCE_CLIENT]) == 0
+    assert json.loads(capsys.readouterr().out)["cases"] == 1  # the plain call, and the budget was spent

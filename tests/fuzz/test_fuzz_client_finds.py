@@ -18,7 +18,9 @@ import sys
 import pytest
 from test_check_client_finds import BUGGY, FOUND, Case
 
+from mcpref.fuzz.generate.client_scripts import SCRIPTS, era_of
 from mcpref.fuzz.integrate.cli import main
+from mcpref.reference.versions import Era
 
 FULL = os.environ.get("MCPREF_CLIENT_CAMPAIGNS") == "full"
 SEED, CASES = "1", 40
@@ -35,12 +37,15 @@ def test_a_seeded_campaign_catches_each_example_under_its_rule(
     assert marker is not None
     (rule,) = marker.args
     example = [sys.executable, str(BUGGY / f"{case.name}.py"), "--tool", "echo", *case.client, "--", "{server}"]
+    # The servers of the era of the example's scenario: a legacy-only client is not drawn modern ones.
+    era = era_of(next(script for script in SCRIPTS if script.name == case.scenario))
+    version = "2026-07-28" if era is Era.MODERN else "2025-11-25"
     argv = ["fuzz-client", "--json", "--seed", SEED, "--cases", str(CASES), "--profile", case.profile, "--rule", rule,
-            *case.options, "--", *example]  # fmt: skip
+            "--protocol-version", version, *case.options, "--", *example]  # fmt: skip
     status = main(argv)
     document = json.loads(capsys.readouterr().out)
     assert status == 1 and [row["id"] for row in document["rules"]] == [rule]
     [finding] = document["rules"][0]["findings"]
     assert finding["status"] == "fail" and document["first_found"][rule] <= CASES
-    print(f"{case.name}: {rule} first broken by case {document['first_found'][rule]}, {document['cases']} cases in all; "
+    print(f"{case.name} ({era.value}): {rule} first broken by case {document['first_found'][rule]}, {document['cases']} cases in all; "
           f"smallest: {json.dumps(finding['script'])}")  # fmt: skip
