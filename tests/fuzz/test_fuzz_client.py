@@ -216,7 +216,7 @@ def test_a_campaign_shrinks_to_one_change_and_its_reproducers_replay_under_their
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     junit = tmp_path / "junit.xml"
-    argv = ["fuzz-client", "--json", "--seed", "1", "--cases", "20", "--rule", "CLIENT-READ-CHUNKS",
+    argv = ["fuzz-client", "--json", "--seed", "2", "--cases", "20", "--rule", "CLIENT-READ-CHUNKS", "--protocol-version", "2025-11-25",
             "--junit-xml", str(junit), "--html", str(tmp_path / "page.html"), "--", *READS_PER_CHUNK]  # fmt: skip
     assert main(argv) == 1
     [row] = json.loads(capsys.readouterr().out)["rules"]

@@ -231,6 +231,7 @@ _READ_PATH: tuple[tuple[str, dict[str, Any]], ...] = (
     ("CRLF line ends", {"line_end": "\r\n"}),
     ("a 4 MiB answer", {"padding": PADDING}),
     ("a late answer to an earlier request first", {"late": True}),
+    ("answers out of order", {"reorder": True}),  # shows a client with several requests in flight
     ("a server that never answers the call", {"silent": True}),
 )
 SCRIPTS: tuple[ServerScript, ...] = (
