@@ -594,10 +594,16 @@ def test_a_client_of_the_modern_era_is_judged_only_once_it_opens_a_legacy_sessio
         (PLAIN, None, 15.0, False, False),  # its call was answered: no wait to judge
     ],
 )
-def test_a_client_that_waits_for_ever(script: ServerScript, status: int | None, ended: float, found: bool, seen: bool) -> None:
+@pytest.mark.parametrize("then", [(), (read(cancel(2)),), (event("eof"),)], ids=["waits", "cancelled", "closed"])
+def test_a_client_that_waits_for_ever(
+    script: ServerScript, status: int | None, ended: float, found: bool, seen: bool, then: tuple[RecordEvent, ...]
+) -> None:
+    """A client killed at the limit after it cancelled the call, or closed the pipe, was slow to end, not waiting."""
     call = CALL if not script.modern else modern(2, "tools/call", name="echo")
     opening = (read(INIT), wrote("initialize-answer"), read(INITIALIZED)) if not script.modern else (read(DISCOVER),)
-    events = (*opening, RecordEvent(1.0, "read", json.dumps(call) + "\n"), *(() if status is None else (event("eof"),)))
+    events = (*opening, RecordEvent(1.0, "read", json.dumps(call) + "\n"), *then, *(() if status is None else (event("eof"),)))
+    found = found and not then
+    seen = seen or (bool(then) and script.silent)
     verdict = judge_client(run(script, events, status, b"", ended))
     timeouts = [f for f in verdict.findings if f.rule == "CLIENT-TIMEOUT"]
     assert bool(timeouts) is found and ("CLIENT-TIMEOUT" in verdict.seen) is seen

@@ -9,8 +9,10 @@ request the client sent, and never ``initialize`` (MUST and MUST NOT, Cancellati
 every scenario, what each cancellation names; in "a server that never answers the call", a client
 that ended by itself without cancelling the call. One killed at the time limit gave up on nothing;
 it waited, which CLIENT-TIMEOUT judges: "forever" is the run's own limit, not a duration of the
-clock, so a client still waiting for the call when ``--limit`` stopped it, having waited at least
-half of that limit (``ENDLESS``) since the call reached the server, never stopped waiting.
+clock, so a client still running when ``--limit`` stopped it, having waited at least half of that
+limit (``ENDLESS``) since the call reached the server, and having neither cancelled the call nor
+closed the server's stdin (a client slow to shut down after its timeout did both), never stopped
+waiting.
 """
 
 from __future__ import annotations
@@ -70,8 +72,9 @@ def judge_timeout(lines: Sequence[Line], run: ClientRun) -> tuple[list[Finding],
     call = next((line for line in lines if line.is_request and line.method == "tools/call"), None)
     if not run.script.silent or call is None:
         return [], set()
-    if run.exit_status is not None:
-        return [], {TIMEOUT}  # it stopped waiting, by itself
+    gave_up = any(line.method == CANCELLED and _named(line) == _id(call) for line in lines)
+    if run.exit_status is not None or gave_up or any(event.kind == "eof" for event in run.events):
+        return [], {TIMEOUT}  # it stopped waiting, by itself: it ended, cancelled the call, or closed the pipe
     waited = run.ended - run.events[call.at].t
     if waited < ENDLESS * run.limit:
         return [], set()  # the call came too late in the run to tell a long timeout from none
