@@ -16,7 +16,7 @@ class DropsMeta(HookedClient):
     def rewrite(self, line: bytes) -> bytes:
         message = message_in(line)
         params = message.get("params") if message is not None and message.get("method") == "tools/call" else None
-        if not isinstance(params, dict) or "_meta" not in params:
+        if message is None or not isinstance(params, dict) or "_meta" not in params:
             return line
         return json.dumps({**message, "params": {k: v for k, v in params.items() if k != "_meta"}}).encode() + b"\n"
 

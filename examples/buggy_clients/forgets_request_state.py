@@ -16,7 +16,7 @@ class ForgetsRequestState(HookedClient):
     def rewrite(self, line: bytes) -> bytes:
         message = message_in(line)
         params = message.get("params") if message is not None else None
-        if not isinstance(params, dict) or "requestState" not in params:
+        if message is None or not isinstance(params, dict) or "requestState" not in params:
             return line
         return json.dumps({**message, "params": {k: v for k, v in params.items() if k != "requestState"}}).encode() + b"\n"
 

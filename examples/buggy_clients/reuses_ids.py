@@ -12,9 +12,9 @@ from mcpref.reference.messages import JsonObject, RequestId
 
 
 class SameId(HookedClient):
-    def _request(self, method: str, params: JsonObject) -> RequestId:
+    def _request(self, method: str, params: JsonObject, retries: int = 0) -> RequestId:
         self._next_id = 0  # the reference counts from here: always 1
-        return super()._request(method, params)
+        return super()._request(method, params, retries)
 
 
 if __name__ == "__main__":

@@ -91,7 +91,20 @@ FOUND = [
         Case("falls_back_on_32601_only", "strict", "a legacy server refusing server/discover with -32603", client=DUAL_ERA),
         marks=pytest.mark.spec("CLIENT-MOD-FALLBACK"),
     ),
-]
+    *(
+        pytest.param(Case(name, profile, f"{prefix}{scenario}", options, client), marks=pytest.mark.spec(rule))
+        for prefix, era in (("", GIVES_UP), ("a modern server: ", DUAL_ERA))
+        for name, profile, scenario, rule, options, client in (
+            ("decodes_each_read", "spec", "an answer cut into pieces", "CLIENT-READ-CHUNKS", (), era),
+            ("truncates_at_64k", "strict", "a 4 MiB answer", "CLIENT-READ-LONG-LINE", (), era),
+            ("splits_at_cr", "strict", "raw CR between tokens", "CLIENT-READ-LF-ONLY", (), era),
+            ("matches_by_position", "strict", "a late answer to an earlier request first", "CLIENT-ANSWER-BY-ID", (), era),
+            # Killed at --limit: the call came 1 or 2 s in, so it waited more than half of the 10 s.
+            ("never_times_out", "strict", "a server that never answers the call", "CLIENT-TIMEOUT", ("--limit", "10"),
+             era),
+        )
+    ),
+]  # fmt: skip
 
 
 def check_client(

@@ -264,7 +264,10 @@ def test_the_text_shown(stdout: bytes, found: bool, seen: bool) -> None:
 DIFFERENTIAL_SCENARIOS = [(script, rule) for script in SCRIPTS for rule in script.rules if rule in DIFFERENTIAL]
 
 
-@pytest.mark.spec("CLIENT-READ-CHUNKS", "CLIENT-READ-LF-ONLY", "CLIENT-READ-CRLF", "CLIENT-READ-LONG-LINE", "CLIENT-IGNORES-UNKNOWN")
+@pytest.mark.spec(
+    "CLIENT-READ-CHUNKS", "CLIENT-READ-LF-ONLY", "CLIENT-READ-CRLF", "CLIENT-READ-LONG-LINE", "CLIENT-IGNORES-UNKNOWN",
+    "CLIENT-ANSWER-BY-ID",
+)  # fmt: skip
 @pytest.mark.parametrize(("script", "rule"), DIFFERENTIAL_SCENARIOS, ids=[s.name for s, _ in DIFFERENTIAL_SCENARIOS])
 def test_the_differential_rules_compare_with_the_plain_call(script: ServerScript, rule: str) -> None:
     plain = run()
@@ -278,6 +281,28 @@ def test_the_differential_rules_compare_with_the_plain_call(script: ServerScript
     unserved = run(events=PLAIN_EVENTS[:3])  # a plain session that never got an answer: no comparison
     assert rule not in judge_client(replace(variant, exit_status=1), unserved).seen
     assert judge_client(replace(variant, exit_status=1), unserved).findings == ()
+
+
+@pytest.mark.spec("CLIENT-READ-LF-ONLY")
+@pytest.mark.parametrize(
+    ("name", "mandatory"),
+    [("raw U+2028 and U+2029 in the answer", True), ("raw CR between tokens", False), ("a modern server: raw CR between tokens", False)],
+)
+def test_a_bare_cr_is_an_open_reading_of_newline(name: str, mandatory: bool) -> None:
+    """FRAME-LF-ONLY's decision, on the client's side: cut at a bare CR, a client is warned under spec."""
+    script = BY_NAME[name]
+    [finding] = judge_client(run(script, status=1, stdout=script.text.encode()), run()).findings
+    assert finding.rule == "CLIENT-READ-LF-ONLY" and finding.mandatory is mandatory
+    both = replace(script, text=BY_NAME["raw U+2028 and U+2029 in the answer"].text, bare_cr=True)
+    assert [f.mandatory for f in judge_client(run(both, status=1), run()).findings] == [False]  # the CRs may explain it
+
+
+@pytest.mark.spec("CLIENT-READ-CHUNKS", "CLIENT-RESULT-SHOWN")
+def test_a_text_garbled_by_the_framing_is_the_framing_rule_s_finding_alone() -> None:
+    garbled = "mcpref-7f3a caf\ufffd\ufffd".encode()
+    cut = BY_NAME["an answer cut into pieces"]
+    assert rules(judge_client(run(cut, stdout=garbled), run())) == ["CLIENT-READ-CHUNKS"]
+    assert rules(judge_client(run(PLAIN, stdout=garbled))) == ["CLIENT-RESULT-SHOWN"]
 
 
 @pytest.mark.spec("CLIENT-SERVER-GONE")
@@ -533,3 +558,55 @@ def test_a_client_whose_server_died_neither_cancels_nor_keeps_waiting() -> None:
     refuses = replace(REFUSES_PROBE, dies_after=100)
     dead = judge_client(run(refuses, (read(DISCOVER), wrote("refused:server/discover"), died), 0, b"", 2.0), run(PLAIN, PROBED_THEN_INIT))
     assert rules(dead) == [] and "CLIENT-MOD-FALLBACK" not in dead.seen
+
+
+@pytest.mark.spec("CLIENT-MOD-META", "CLIENT-INIT-ALONE")
+def test_what_a_legacy_client_sends_after_its_initialize_is_not_judged_as_modern() -> None:
+    """It could not know the server was modern: its early call is CLIENT-INIT-ALONE's, seen elsewhere."""
+    early = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+    verdict = judge_client(run(MODERN_SERVER, (read(INIT, early), wrote("refused:initialize"), event("eof")), 1, b""))
+    assert verdict.findings == () and "CLIENT-MOD-META" not in verdict.seen
+
+
+@pytest.mark.spec("CLIENT-INIT-FIRST")
+@pytest.mark.parametrize(
+    ("then", "judged"),
+    [
+        ((cancel(1),), False),  # a modern-only client, which gave up on its probe: no legacy session
+        ((modern(2, "tools/list"),), False),
+        ((cancel(1), INIT_AFTER), True),  # its cancellation is the probe's; initialize comes first after it
+    ],
+)
+def test_a_client_of_the_modern_era_is_judged_only_once_it_opens_a_legacy_session(
+    then: tuple[dict[str, Any], ...], judged: bool
+) -> None:
+    events = (read(DISCOVER), wrote("refused:server/discover"), read(*then), event("eof"))
+    verdict = judge_client(run(PLAIN, events, 1, b""))
+    assert "CLIENT-INIT-FIRST" not in rules(verdict) and ("CLIENT-INIT-FIRST" in verdict.seen) is judged
+
+
+@pytest.mark.spec("CLIENT-TIMEOUT")
+@pytest.mark.parametrize(
+    ("script", "status", "ended", "found", "seen"),
+    [
+        (SILENT, 1, 4.0, False, True),  # it gave up by itself
+        (SILENT, None, 15.0, True, True),  # still waiting at the limit, 15 s after its call: no end to it
+        (SILENT, None, 9.0, False, False),  # a call with less than half the limit left: too late to tell
+        (BY_NAME["a modern server: a server that never answers the call"], None, 15.0, True, True),
+        (PLAIN, None, 15.0, False, False),  # its call was answered: no wait to judge
+    ],
+)
+@pytest.mark.parametrize("then", [(), (read(cancel(2)),), (event("eof"),)], ids=["waits", "cancelled", "closed"])
+def test_a_client_that_waits_for_ever(
+    script: ServerScript, status: int | None, ended: float, found: bool, seen: bool, then: tuple[RecordEvent, ...]
+) -> None:
+    """A client killed at the limit after it cancelled the call, or closed the pipe, was slow to end, not waiting."""
+    call = CALL if not script.modern else modern(2, "tools/call", name="echo")
+    opening = (read(INIT), wrote("initialize-answer"), read(INITIALIZED)) if not script.modern else (read(DISCOVER),)
+    events = (*opening, RecordEvent(1.0, "read", json.dumps(call) + "\n"), *then, *(() if status is None else (event("eof"),)))
+    found = found and not then
+    seen = seen or (bool(then) and script.silent)
+    verdict = judge_client(run(script, events, status, b"", ended))
+    timeouts = [f for f in verdict.findings if f.rule == "CLIENT-TIMEOUT"]
+    assert bool(timeouts) is found and ("CLIENT-TIMEOUT" in verdict.seen) is seen
+    assert all(not f.mandatory and "14.0 s later (--limit 20)" in f.message for f in timeouts)

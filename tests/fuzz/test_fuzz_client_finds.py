@@ -1,12 +1,13 @@
 """A seeded ``mcpref fuzz-client`` campaign catches each buggy example client under its rule.
 
-Each campaign is seeded (1) and counts only the example's rule (``--rule``), so it ends once that
+Each campaign is seeded (1), draws the servers of the era of the example's scenario
+(``--protocol-version``) and counts only the example's rule (``--rule``), so it ends once that
 rule is found and shrunk; its budget is 40 cases, and the figures of ``make client-campaigns``
 (every example; ``MCPREF_CLIENT_CAMPAIGNS=full``) are recorded in examples/buggy_clients/README.md.
 ``make test`` runs examples found within a few cases: one of each stage of a session (ids, the
 handshake, the result, cancelling, the end), the framing bug found by comparison, and one of the
-2026-07-28 era; the whole set takes some four minutes of two cores, mostly waiting for clients to
-give up.
+2026-07-28 era, and the bare-CR splitter in both eras; the whole set (31 campaigns) takes some
+ten minutes of two cores, mostly waiting for clients to give up.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import sys
 import pytest
 from test_check_client_finds import BUGGY, FOUND, Case
 
+from mcpref.fuzz.generate.client_scripts import SCRIPTS, era_of
 from mcpref.fuzz.integrate.cli import main
+from mcpref.reference.versions import Era
 
 FULL = os.environ.get("MCPREF_CLIENT_CAMPAIGNS") == "full"
 SEED, CASES = "1", 40
 IN_MAKE_TEST = {"null_ids", "no_initialized", "kills_server", "mangles_text", "never_cancels",
-                "splitlines_on_u2028", "falls_back_on_32601_only"}  # fmt: skip
+                "splitlines_on_u2028", "falls_back_on_32601_only", "splits_at_cr"}  # fmt: skip
 CHOSEN = [param for param in FOUND if FULL or any(case.name in IN_MAKE_TEST for case in param.values if isinstance(case, Case))]
 
 
@@ -35,12 +38,15 @@ def test_a_seeded_campaign_catches_each_example_under_its_rule(
     assert marker is not None
     (rule,) = marker.args
     example = [sys.executable, str(BUGGY / f"{case.name}.py"), "--tool", "echo", *case.client, "--", "{server}"]
+    # The servers of the era of the example's scenario: a legacy-only client is not drawn modern ones.
+    era = era_of(next(script for script in SCRIPTS if script.name == case.scenario))
+    version = "2026-07-28" if era is Era.MODERN else "2025-11-25"
     argv = ["fuzz-client", "--json", "--seed", SEED, "--cases", str(CASES), "--profile", case.profile, "--rule", rule,
-            *case.options, "--", *example]  # fmt: skip
+            "--protocol-version", version, *case.options, "--", *example]  # fmt: skip
     status = main(argv)
     document = json.loads(capsys.readouterr().out)
     assert status == 1 and [row["id"] for row in document["rules"]] == [rule]
     [finding] = document["rules"][0]["findings"]
     assert finding["status"] == "fail" and document["first_found"][rule] <= CASES
-    print(f"{case.name}: {rule} first broken by case {document['first_found'][rule]}, {document['cases']} cases in all; "
+    print(f"{case.name} ({era.value}): {rule} first broken by case {document['first_found'][rule]}, {document['cases']} cases in all; "
           f"smallest: {json.dumps(finding['script'])}")  # fmt: skip

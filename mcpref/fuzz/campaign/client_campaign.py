@@ -1,6 +1,7 @@
 """A client campaign: Hypothesis draws server behaviours, the client under test meets each, the oracle judges.
 
-The plain tool call runs first, once: the differential rules compare every case with it. Each
+The plain tool call runs first, once (a modern server's too, once a case of that era is drawn):
+the differential rules compare every case with the plain one of its server's era. Each
 case is one ``ServerScript`` (``generate.client_strategies``) played by a scripted server of its
 own to a fresh start of the client. As in a server campaign (``campaign.runner``), each rule
 broken raises its own exception type, so that Hypothesis shrinks each failure separately to its
@@ -10,11 +11,15 @@ them that turns out to be. Hypothesis stops searching soon after the last new fa
 round, with a seed derived from the campaign's, searches on until the case budget is spent.
 Shrinking may take as many cases again, and at least ``SHRINK_CASES``: a
 differential failure costs the client's own timeout per run, and a script of three changes
-needs a few dozen runs to lose two of them.
+needs a few dozen runs to lose two of them. A time budget (``budget``, seconds of the campaign's
+own clock) ends it too, after the case under way: the cases run are then the first of those the
+same seed and case budget would run.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -24,11 +29,20 @@ from hypothesis.database import ExampleDatabase
 
 from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, reproducible
 from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, run_client
-from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL, FEATURES, FRAMING, PLAIN, ServerScript, describe, scenario
+from mcpref.fuzz.generate.client_scripts import (
+    DIFFERENTIAL,
+    FEATURES,
+    FRAMING,
+    PLAIN,
+    ServerScript,
+    describe,
+    plain_of,
+    scenario,
+)
 from mcpref.fuzz.generate.client_strategies import server_scripts
 from mcpref.fuzz.judge.client import judge_client
+from mcpref.fuzz.judge.client_compare import mandatory
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
-from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import Era
 
 _DIFFERENTIAL_KEY = "compared with the plain call"  # one divergence for the differential rules
@@ -80,16 +94,26 @@ class ClientCampaign:
     progress: Callable[[int, str, int], None] | None = None  # (cases run, the case's name, failures so far)
     rules: frozenset[str] | None = None  # count only these rules; the campaign ends once each is found
     era: Era | None = None  # draw servers of this era only
+    budget: float = math.inf  # seconds the campaign may take; the case under way is finished
     best: dict[str, ClientFailure] = field(default_factory=dict)  # by divergence key
     warned: dict[str, ClientFailure] = field(default_factory=dict)  # by rule
     cases: int = 0
     # Each script runs once: Hypothesis draws the same one from many choices (a change is rare).
     ran: dict[str, tuple[ClientRun, tuple[Finding, ...]]] = field(default_factory=dict)
     first_found: dict[str, int] = field(default_factory=dict)
+    plains: dict[ServerScript, ClientRun] = field(default_factory=dict)  # the plain run of each era
+
+    def _plain(self, script: ServerScript) -> ClientRun:
+        """The client's run of the plain tool call of ``script``'s era, run the first time it is needed."""
+        plain = plain_of(script)
+        if plain not in self.plains:
+            self.plains[plain] = run_client(self.template, plain, self.limit)
+            self.cases += 1
+        return self.plains[plain]
 
     def run(self) -> ClientOutcome:
-        plain = run_client(self.template, PLAIN, self.limit)
-        self.cases = 1
+        deadline = time.monotonic() + self.budget
+        plain = self._plain(PLAIN)
         known: set[str] = set()  # keys found in earlier rounds: no longer failures to Hypothesis
 
         @campaign_settings(self.max_cases * DRAWS_PER_CASE, self.database)
@@ -100,9 +124,12 @@ class ClientCampaign:
                 shrinking = bool(set(self.best) - known)
                 if self.cases >= self.max_cases + (max(self.max_cases, SHRINK_CASES) if shrinking else 0):
                     raise _BudgetSpent
+                if time.monotonic() >= deadline:
+                    raise _BudgetSpent
+                compared = self._plain(script)
                 run = run_client(self.template, script, self.limit)
                 self.cases += 1
-                self.ran[key] = (run, judge_client(run, plain).findings)
+                self.ran[key] = (run, judge_client(run, compared).findings)
             run, judged = self.ran[key]
             findings = tuple(f for f in judged if self.rules is None or f.rule in self.rules)
             for finding in findings:
@@ -123,7 +150,7 @@ class ClientCampaign:
                 raise divergence(new[0])(new[0])
 
         rounds = 0
-        while self.cases < self.max_cases:
+        while self.cases < self.max_cases and time.monotonic() < deadline:
             test = hypothesis_seed(f"{self.seed}/round {rounds}" if rounds else self.seed)(probe)
             # seed() turns the database off on purpose; a campaign wants both.
             test._hypothesis_internal_use_settings = settings(  # type: ignore[attr-defined]
@@ -143,13 +170,13 @@ class ClientCampaign:
             rounds += 1
             if self.rules is not None and self.rules <= {failure.rule for failure in self.best.values()}:
                 break  # every rule asked for is found
-        failures = self._one_a_rule(self._attribute(failure, plain) for failure in self.best.values())
-        warnings = self._one_a_rule(self._attribute(warning, plain) for warning in self.warned.values())
+        failures = self._one_a_rule(self._attribute(failure) for failure in self.best.values())
+        warnings = self._one_a_rule(self._attribute(warning) for warning in self.warned.values())
         failing = {failure.rule for failure in failures}
         kept = [w for w in warnings if w.rule not in failing]
         return ClientOutcome(plain, failures, kept, self.cases, dict(self.first_found))
 
-    def _attribute(self, failure: ClientFailure, plain: ClientRun) -> ClientFailure:
+    def _attribute(self, failure: ClientFailure) -> ClientFailure:
         """``failure`` under the framing rule of a change of its script that, undone, makes it go.
 
         A client that cannot read a line cut in pieces never answers the ``ping`` on it: the cause
@@ -164,12 +191,12 @@ class ClientCampaign:
             undone = replace(script, **{change: getattr(PLAIN, change)})
             rerun = run_client(self.template, scenario(describe(undone), **_changes(undone)), self.limit)
             self.cases += 1
-            verdict = judge_client(rerun, plain)
+            verdict = judge_client(rerun, self._plain(undone))
             if failure.rule not in verdict.seen or failure.rule in {finding.rule for finding in verdict.findings}:
                 continue  # still broken, or no longer in its situation: the change is not the cause
             first = failure.finding
             only = describe(replace(PLAIN, **{change: getattr(script, change)}))
-            moved = Finding(rule, BY_ID[rule].level.mandatory, first.line, f"only with {only}: {first.message}",
+            moved = Finding(rule, mandatory(rule, {change}), first.line, f"only with {only}: {first.message}",
                             first.expected, first.actual)  # fmt: skip
             return ClientFailure(rule, failure.run, (moved, *failure.findings[1:]))
         return failure

@@ -50,6 +50,7 @@ class ClientRun:
     stdout: bytes
     stderr: bytes
     leftover: bool  # the scripted server was still running SERVER_END_WAIT after the client exited
+    limit: float = LIMIT  # the seconds the client was given: how long a wait counts as endless (CLIENT-TIMEOUT)
 
     @property
     def written(self) -> bytes:
@@ -112,4 +113,4 @@ def run_client(template: Sequence[str], script: ServerScript, limit: float = LIM
         events = _events(record_file)
         leftover = status is not None and _running(events)
         _kill_group(process.pid)
-        return ClientRun(script, events, status, ended, stdout, stderr, leftover)
+        return ClientRun(script, events, status, ended, stdout, stderr, leftover, limit)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import BinaryIO
 
-from mcpref.fuzz.generate.client_scripts import ASK_WAIT, HOLD, INPUT_KEY, INPUT_STATE, NEEDS, ServerScript
-from mcpref.reference.eras import DISCOVER, INITIALIZE, META_CAPABILITIES, META_VERSION
+from mcpref.fuzz.generate.client_scripts import ASK_WAIT, HOLD, INPUT_KEY, INPUT_STATE, LATE_TEXT, NEEDS, ServerScript
+from mcpref.reference.eras import DISCOVER, INITIALIZE, META_CAPABILITIES, META_SERVER_INFO, META_VERSION
 from mcpref.reference.framer import LineFramer
 from mcpref.reference.messages import JsonObject, JsonValue
 from mcpref.reference.stateless import TOOLS_CACHE_SCOPE, TOOLS_TTL_MS, discover_result, typed
@@ -46,12 +46,15 @@ class Player:
     asked_once: bool = False
     input_asked: bool = False  # the input_required answer was written
     sent: int = 0  # bytes written to stdout
+    previous: JsonValue = None  # the id of the client's last request, for a late answer to it (``late``)
+    late_sent: bool = False
 
     def note(self, kind: str, data: JsonValue = "") -> None:
         self.record.write(json.dumps({"t": time.monotonic(), "kind": kind, "data": data}).encode() + b"\n")
 
     def write(self, message: JsonObject, tag: str) -> None:
-        line = json.dumps(message, ensure_ascii=False).encode() + self.script.line_end.encode()
+        separators = (",\r", ":") if self.script.bare_cr else (",", ":")  # a CR between tokens is JSON whitespace
+        line = json.dumps(message, ensure_ascii=False, separators=separators).encode() + self.script.line_end.encode()
         dies = self.script.dies_after is not None and self.sent + len(line) > self.script.dies_after
         if self.script.dies_after is not None and dies:
             line = line[: self.script.dies_after - self.sent]
@@ -74,6 +77,7 @@ class Player:
 
     def request(self, request_id: JsonValue, method: str, params: JsonObject) -> None:
         """One request of the client."""
+        previous, self.previous = self.previous, request_id
         if method == INITIALIZE and self.script.exits == "initialize":
             self.exit()
         if method == "tools/call" and self.script.silent:
@@ -108,11 +112,21 @@ class Player:
                 result = {**result, "mcprefUnknown": {"member": True}}
             if self.script.modern:  # a modern result: typed, and a listing says how long it may be cached
                 cache: JsonObject = {"ttlMs": TOOLS_TTL_MS, "cacheScope": TOOLS_CACHE_SCOPE} if method == "tools/list" else {}
+                padding = result.get("_meta")
                 result = typed({**result, **cache}, SERVER_INFO)
+                if isinstance(padding, dict):  # typed() writes a _meta of its own: the padding stays in it
+                    result["_meta"] = {**padding, META_SERVER_INFO: SERVER_INFO}
             message = {"jsonrpc": "2.0", "id": request_id, "result": result}
         when = time.monotonic() + (ASK_WAIT if self.asked else self.script.delay)
         if self.script.reorder and self.opened:
             when = max(when, time.monotonic() + REORDER_HOLD)
+        if self.script.late and self.opened and not self.late_sent and previous is not None:
+            # An answer the client no longer waits for (its previous request's, a second time, as
+            # one to a request it cancelled would come), written first: CLIENT-ANSWER-BY-ID.
+            self.late_sent = True
+            late: JsonObject = {"content": [{"type": "text", "text": LATE_TEXT}], "isError": False}
+            late = typed(late, SERVER_INFO) if self.script.modern else late
+            self.held.append((when, {"jsonrpc": "2.0", "id": previous, "result": late}, "late"))
         self.held.append((when, message, f"answer:{method}"))
 
     def _era(self, request_id: JsonValue, method: str, params: JsonObject) -> tuple[JsonObject, str] | None:

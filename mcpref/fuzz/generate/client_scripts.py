@@ -18,6 +18,7 @@ from mcpref.reference.versions import Era
 MARKER = "mcpref-7f3a"
 TEXT = f"{MARKER} café ✓ 𝄞"
 SEPARATED_TEXT = f"{MARKER} line\u2028separator\u2029paragraph café"  # raw in the JSON written
+LATE_TEXT = "mcpref-late-answer"  # the text of an answer to a request the client no longer waits for
 UNSUPPORTED_VERSION = "2099-01-01"
 OTHER_MODERN_VERSION = "2099-01-01"  # a modern server's only version, one no client speaks
 INPUT_STATE = "mcpref-state-7f3a=="  # the requestState of an input_required answer, to be echoed exactly
@@ -34,7 +35,7 @@ NEEDS = {"roots/list": "roots", "sampling/createMessage": "sampling", "elicitati
 FEATURES = (
     "asks", "asks_undeclared", "notices", "cuts", "cut_at", "line_end", "text", "padding",
     "announce", "version", "fails", "delay", "reorder", "exits", "dies_after", "modern", "supported",
-    "discover_code", "asks_input", "silent",
+    "discover_code", "asks_input", "silent", "bare_cr", "late",
 )  # fmt: skip
 # The changes that alter only how the plain answer is written, and the rule each is judged by:
 # a failure that goes when one of them is undone is that rule's (``campaign.client_campaign``).
@@ -45,7 +46,13 @@ FRAMING = {
     "line_end": "CLIENT-READ-CRLF",
     "padding": "CLIENT-READ-LONG-LINE",
     "notices": "CLIENT-IGNORES-UNKNOWN",
+    "bare_cr": "CLIENT-READ-LF-ONLY",
+    "late": "CLIENT-ANSWER-BY-ID",
+    "reorder": "CLIENT-ANSWER-BY-ID",
 }
+# A bare CR is a line end to some line readers: whether the transport's "newline" excludes it is
+# an open reading (FRAME-LF-ONLY's decision), so a client cut there only warns under ``spec``.
+OPEN_READING = frozenset({"bare_cr"})
 # Where a dying server exits: on the client's initialize, on its first request after the
 # handshake, or halfway through writing the answer to that request.
 EXITS = ("", "initialize", "request", "answer")
@@ -75,6 +82,8 @@ class ServerScript:
     discover_code: int = -32601  # a legacy server's error for server/discover
     asks_input: bool = False  # a modern server answers the first tools/call with input_required
     silent: bool = False  # tools/call is never answered
+    bare_cr: bool = False  # a raw CR after each comma between tokens: JSON whitespace (RFC 8259)
+    late: bool = False  # before the first answer after the handshake, one to the client's previous request
 
     def dumps(self) -> str:
         """The script as one JSON object: its name and the fields that differ from the plain one's."""
@@ -145,6 +154,8 @@ def describe(script: ServerScript) -> str:
         f"server/discover refused with {script.discover_code}" if script.discover_code != plain.discover_code else "",
         "input required first" if script.asks_input else "",
         "the call never answered" if script.silent else "",
+        "raw CR between tokens" if script.bare_cr else "",
+        "a late answer first" if script.late else "",
     ]
     return "; ".join(part for part in parts if part) or "plain"
 
@@ -155,15 +166,26 @@ def era_of(script: ServerScript) -> Era:
     return Era.MODERN if script.modern or script.discover_code != ServerScript("", ()).discover_code else Era.LEGACY
 
 
+def plain_of(script: ServerScript) -> ServerScript:
+    """The plain tool call of the era of ``script``'s server, which the differential rules compare it with."""
+    return MODERN_PLAIN if script.modern else PLAIN
+
+
+def framing_only(script: ServerScript) -> bool:
+    """Whether ``script`` shows the plain answers of its era's server, changed only in how they are
+    written (``FRAMING``): the differential rules apply."""
+    plain = ServerScript("", (), modern=script.modern)  # plain_of's, unnamed: scenario() calls this
+    return replace(script, name="", rules=(), **{name: getattr(plain, name) for name in FRAMING}) == plain
+
+
 def exercised(script: ServerScript) -> tuple[str, ...]:
     """The rules whose situation ``script`` sets up, in SPEC_NOTES order."""
     legacy = script.version is None and script.exits != "initialize" and not script.modern
     dies = script.exits != "" or script.dies_after is not None
     reached = not dies and "tools" in script.announce and (legacy or "2026-07-28" in script.supported)
     served = reached and not script.silent
-    # Shown the plain answer but for how it is written: the differential rules apply.
-    plain_but_framing = legacy and served and not (script.asks or script.asks_undeclared or script.fails or script.delay or script.reorder)
-    plain_but_framing = plain_but_framing and script.discover_code == ServerScript("", ()).discover_code
+    # Shown the plain answer of its era but for how it is written: the differential rules apply.
+    plain_but_framing = served and framing_only(script)
     rules = {
         "CLIENT-INIT-FIRST": not script.modern,
         "CLIENT-INIT-ALONE": legacy,
@@ -178,14 +200,16 @@ def exercised(script: ServerScript) -> tuple[str, ...]:
         "CLIENT-NOTIFICATION-SILENT": script.notices and legacy,
         "CLIENT-CAP-ANNOUNCED": legacy and not script.announce,
         "CLIENT-READ-CHUNKS": plain_but_framing and (script.cuts > 1 or bool(script.cut_at)),
-        "CLIENT-READ-LF-ONLY": plain_but_framing and script.text == SEPARATED_TEXT,
+        "CLIENT-READ-LF-ONLY": plain_but_framing and (script.text == SEPARATED_TEXT or script.bare_cr),
         "CLIENT-READ-CRLF": plain_but_framing and script.line_end == "\r\n",
         "CLIENT-READ-LONG-LINE": plain_but_framing and script.padding > 0,
         "CLIENT-IGNORES-UNKNOWN": plain_but_framing and script.notices,
+        "CLIENT-ANSWER-BY-ID": plain_but_framing and (script.late or script.reorder),
         "CLIENT-RESULT-SHOWN": served and not script.fails,
         # A death after some bytes may come after the client's end: either rule's situation may arise.
         "CLIENT-SERVER-GONE": dies,
         "CLIENT-SHUTDOWN": not script.exits,
+        "CLIENT-TIMEOUT": reached and script.silent,
         "CLIENT-CANCEL": reached and script.silent,
         "CLIENT-MOD-META": script.modern,
         "CLIENT-MOD-STAYS-MODERN": script.modern,
@@ -197,23 +221,33 @@ def exercised(script: ServerScript) -> tuple[str, ...]:
 
 
 PLAIN = scenario("a plain tool call")
+MODERN_PLAIN = scenario("a modern server", modern=True)
+# How an answer reaches the client, and a call never answered, in both eras: each change is shown
+# to a legacy server's client and, its name prefixed, to a modern server's.
+_READ_PATH: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("an answer cut into pieces", {"cuts": 6}),
+    ("raw U+2028 and U+2029 in the answer", {"text": SEPARATED_TEXT}),
+    ("raw CR between tokens", {"bare_cr": True}),
+    ("CRLF line ends", {"line_end": "\r\n"}),
+    ("a 4 MiB answer", {"padding": PADDING}),
+    ("a late answer to an earlier request first", {"late": True}),
+    ("answers out of order", {"reorder": True}),  # shows a client with several requests in flight
+    ("a server that never answers the call", {"silent": True}),
+)
 SCRIPTS: tuple[ServerScript, ...] = (
     PLAIN,
     scenario("server requests before the answer", asks=("ping", "mcpref/unknown")),
     scenario("requests for undeclared capabilities", asks_undeclared=True),
-    scenario("an answer cut into pieces", cuts=6),
-    scenario("raw U+2028 and U+2029 in the answer", text=SEPARATED_TEXT),
-    scenario("CRLF line ends", line_end="\r\n"),
-    scenario("a 4 MiB answer", padding=PADDING),
     scenario("unknown notifications and fields", notices=True),
     scenario("a server that announces no capability", announce=()),
     scenario("an initialize answered with an unsupported version", version=UNSUPPORTED_VERSION),
     scenario("a server that exits before answering", exits="request"),
-    scenario("a modern server", modern=True),
     scenario("a modern server of another version only", modern=True, supported=(OTHER_MODERN_VERSION,)),
     scenario("a legacy server refusing server/discover with -32603", discover_code=-32603),
     scenario("a modern server asking for input", modern=True, asks_input=True),
-    scenario("a server that never answers the call", silent=True),
+    *(scenario(name, **changes) for name, changes in _READ_PATH),
+    MODERN_PLAIN,
+    *(scenario(f"a modern server: {name}", modern=True, **changes) for name, changes in _READ_PATH),
 )
 
 # The rules judged against the plain scenario: the same client, shown the same answer otherwise.

@@ -10,8 +10,10 @@ tool call; answers held up to a second, or written newest first; a server that e
 ``initialize``, on the first request after it, halfway through an answer, or after any number of
 bytes of its output; a modern (2026-07-28) server, of another version only; a legacy server that
 refuses ``server/discover`` with another code than -32601; a modern server that answers the first
-call with ``input_required``; a server that never answers the call. A failure shrinks to fewer
-changes, each toward the plain one.
+call with ``input_required``; a server that never answers the call; a raw CR between the tokens
+of every line; an answer to the client's previous request written before the one it waits for.
+Every change of how answers are written and ordered is drawn for a modern server as for a legacy
+one. A failure shrinks to fewer changes, each toward the plain one.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ _CHANGED: dict[str, st.SearchStrategy[object]] = {
     "dies_after": st.integers(0, OUTPUT_REACH),
     "discover_code": st.sampled_from((-32603, -32602, -32000)),
     "silent": st.just(True),
+    "bare_cr": st.just(True),
+    "late": st.just(True),
 }
 # A modern server, plain first: the versions it serves and input_required are a modern server's only.
 _MODERN_SERVERS: st.SearchStrategy[dict[str, object]] = st.sampled_from(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, TemplateError, run_client
-from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript, era_of
+from mcpref.fuzz.generate.client_scripts import MODERN_PLAIN, PLAIN, SCRIPTS, ServerScript, era_of, plain_of
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
 from mcpref.fuzz.judge.findings import Profile, Status
@@ -90,12 +90,13 @@ def reproducer(template: Sequence[str], script: ServerScript) -> str:
 
 
 def run_scenarios(template: Sequence[str], scripts: Sequence[ServerScript], limit: float = LIMIT) -> list[tuple[ClientRun, ClientVerdict]]:
-    """Each of ``scripts`` run and judged; the plain tool call is run whatever they are, to compare with."""
-    plain = run_client(template, PLAIN, limit)
-    others = [script for script in scripts if script != PLAIN]
+    """Each of ``scripts`` run and judged; the plain tool call of each era they hold is run whatever
+    they are, to compare with (the legacy one always: a dual-era client's fallback is keyed to it)."""
+    plains = [PLAIN, *([MODERN_PLAIN] if any(script.modern for script in scripts) else [])]
+    played = [*plains, *(script for script in scripts if script not in plains)]
     with ThreadPoolExecutor(WORKERS) as pool:
-        runs = list(pool.map(lambda script: run_client(template, script, limit), others))
-    return [(run, judge_client(run, plain)) for run in ([plain] if PLAIN in scripts else []) + runs]
+        runs = dict(zip(played, pool.map(lambda script: run_client(template, script, limit), played), strict=True))
+    return [(runs[script], judge_client(runs[script], runs[plain_of(script)])) for script in played if script in scripts]
 
 
 def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcript: bool, limit: float = LIMIT) -> int:
@@ -175,6 +176,12 @@ def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdi
             elif first.events and first.script.modern and not speaks_modern:
                 row["reason"] = (f'the client sent no request of the 2026-07-28 era in "{first.script.name}" '
                                  "(no server/discover, no _meta version): a legacy-only client")  # fmt: skip
+            elif first.events and rule.id == "CLIENT-CANCEL" and first.exit_status is None:
+                row["reason"] = (f'the client was still waiting for its call when --limit stopped it in "{first.script.name}": '
+                                 "it gave up on nothing (its wait is CLIENT-TIMEOUT's)")  # fmt: skip
+            elif first.events and rule.id == "CLIENT-TIMEOUT":
+                row["reason"] = (f'the client sent no tools/call in "{first.script.name}", or sent it with less than '
+                                 "half of --limit left: too late to tell a long timeout from none")  # fmt: skip
             elif first.events and first.script.asks_input:
                 row["reason"] = f'the client did not call again after input_required in "{first.script.name}" (lawful)'
         table_rows.append(row)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import shlex
 import sys
@@ -23,7 +24,7 @@ from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
 from mcpref.fuzz.generate.corpus_modern import era_of_version
 from mcpref.fuzz.integrate.check_client import add_era_arguments, reported, reproducer
 from mcpref.fuzz.judge.client import judge_client
-from mcpref.fuzz.judge.findings import Profile
+from mcpref.fuzz.judge.findings import Profile, Status
 from mcpref.fuzz.report import ci, exits, html, statuses
 from mcpref.fuzz.report.matrix import combine
 from mcpref.fuzz.report.reproducer import finding_json, table, write_atomic
@@ -32,7 +33,7 @@ from mcpref.reference.rules import BY_ID, CLIENT_RULES
 EXIT_USAGE = exits.USAGE
 CASES = 100
 USAGE = (
-    "mcpref fuzz-client [--seed N] [--cases N] [--profile spec|strict] [--json] [--html PATH] [--database DIR] "
+    "mcpref fuzz-client [--seed N] [--cases N] [--budget S] [--profile spec|strict] [--json] [--html PATH] [--database DIR] "
     "[--protocol-version V] [--limit S] "
     "[--progress] [--rule ID] [CI] -- CLIENT_CMD [ARGS...] (naming {server})"
 )
@@ -46,6 +47,10 @@ HELP = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the campaign's seed (default: drawn, and printed)")
     parser.add_argument("--cases", type=int, default=CASES, metavar="N", help=f"cases drawn (default {CASES}); shrinking may run as many again, and at least 60")
+    parser.add_argument(
+        "--budget", type=float, default=math.inf, metavar="SECONDS",
+        help="stop drawing cases after this long (the case under way, and the attribution of what was found, end first)",
+    )  # fmt: skip
     parser.add_argument("--profile", choices=[p.value for p in Profile], default="spec")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--html", type=Path, default=None, metavar="PATH", help="also write what was found as a web page")
@@ -62,12 +67,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ci.add_arguments(parser)
 
 
-def rows(template: Sequence[str], failures: Sequence[ClientFailure], status: str, profile: Profile) -> list[dict[str, object]]:
+def rows(template: Sequence[str], failures: Sequence[ClientFailure], profile: Profile) -> list[dict[str, object]]:
+    """One row per rule, its status its finding's under ``profile`` (the rule's level decides it, as
+    in every command), a failing case before a warning one."""
+    ranked = sorted(failures, key=lambda failure: failure.finding.status(profile) is not Status.FAIL)
+    kept = {failure.rule: failure for failure in reversed(ranked)}
     return [
         {
             "id": failure.rule,
             "level": BY_ID[failure.rule].level.value,
-            "status": status,
+            "status": failure.finding.status(profile).value,
             "findings": [
                 {
                     "scenario": failure.run.script.name,
@@ -78,7 +87,7 @@ def rows(template: Sequence[str], failures: Sequence[ClientFailure], status: str
                 }
             ],
         }
-        for failure in failures
+        for failure in kept.values()
     ]
 
 
@@ -87,8 +96,9 @@ def _progress(cases: int, name: str, found: int) -> None:
 
 
 def run(args: argparse.Namespace, template: list[str]) -> int:
-    if not template or args.limit <= 0 or args.cases < 1:
-        print(f"mcpref: a client command after --, a positive --limit and --cases are needed\nusage: {USAGE}", file=sys.stderr)
+    if not template or args.limit <= 0 or args.cases < 1 or args.budget <= 0:
+        print(f"mcpref: a client command after --, a positive --limit, --cases and --budget are needed\nusage: {USAGE}",
+              file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
     profile = Profile(args.profile)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
@@ -97,18 +107,16 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     rules = None if args.rule is None else frozenset(args.rule)
     era = None if args.version is None else era_of_version(args.version)
     campaign = ClientCampaign(
-        template, seed, args.cases, profile, database, args.limit, _progress if args.progress else None, rules, era
-    )
+        template, seed, args.cases, profile, database, args.limit, _progress if args.progress else None, rules, era,
+        args.budget,
+    )  # fmt: skip
     started = time.monotonic()
     ran = reported(template, lambda: (ci.prepare(args, profile), campaign.run()))
     if ran is None:
         return EXIT_USAGE
     baseline, outcome = ran
     order = [rule.id for rule in CLIENT_RULES]
-    found = sorted(
-        rows(template, outcome.failures, statuses.FAIL, profile) + rows(template, outcome.warnings, statuses.WARN, profile),
-        key=lambda row: order.index(str(row["id"])),
-    )
+    found = sorted(rows(template, [*outcome.failures, *outcome.warnings], profile), key=lambda row: order.index(str(row["id"])))
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
         ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml))
     if args.json:

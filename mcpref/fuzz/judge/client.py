@@ -6,8 +6,8 @@ arose in the run (``seen``), which is what a ``pass`` stands on. Timing is read 
 a line the server read before it wrote its initialize answer was written before the client
 could see that answer; a line read after is never judged early (it may have crossed it).
 The differential rules (``DIFFERENTIAL``: how the client reads, and ignores what it does not
-know) compare a scenario with the plain tool call of the same client: its exit status, the
-methods it sent, whether it showed the tool's text.
+know, how it matches answers to requests) compare a scenario with the plain tool call of its
+server's era, played to the same client (``judge.client_compare``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 from mcpref.fuzz.drive.client_run import ClientRun
 from mcpref.fuzz.drive.scripted_server import DIED
-from mcpref.fuzz.generate.client_scripts import ASK_WAIT, DIFFERENTIAL, MARKER, NEEDS
-from mcpref.fuzz.judge.client_cancel import judge_cancel
+from mcpref.fuzz.generate.client_scripts import ASK_WAIT, MARKER, NEEDS
+from mcpref.fuzz.judge.client_cancel import CANCELLED, judge_cancel, judge_timeout
+from mcpref.fuzz.judge.client_compare import differential, shown
 from mcpref.fuzz.judge.client_modern import Line, judge_modern, version_of
 from mcpref.fuzz.judge.findings import NOTHING, Finding, counted
+from mcpref.reference.eras import DISCOVER, INITIALIZE
 from mcpref.reference.rules import BY_ID
 from mcpref.reference.versions import LATEST, SUPPORTED_NAMES
 
@@ -153,9 +155,10 @@ def _handshake(r: _Reading) -> None:
     if r.run.script.modern:
         return  # a modern server opens no legacy session: client_modern judges what the client sent
     messages = [line for line in r.lines if line.value is not None]
-    start = next((i for i, line in enumerate(messages) if not _probe(line)), None)
-    if start is None:
-        return  # nothing, or only probes: a client that never opened a legacy session
+    start = next((i for i, line in enumerate(messages) if not _probe(line) and line.method != CANCELLED), None)
+    probed = any(line.method == DISCOVER for line in messages)
+    if start is None or (probed and not any(line.method == INITIALIZE for line in messages)):
+        return  # nothing, or only what a client of the modern era sends: it never opened a legacy session
     first = messages[start].value
     assert first is not None
     r.seen.add("CLIENT-INIT-FIRST")
@@ -288,12 +291,6 @@ def _capabilities(r: _Reading) -> None:
                    "capability", f"no {needed} request", method, mandatory)  # fmt: skip
 
 
-def shown(stdout: bytes, text: str) -> bool:
-    """Whether ``stdout`` holds ``text`` raw or as a JSON string's inside, escaped to ASCII or not."""
-    forms = {text, json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]}
-    return any(form.encode("utf-8") in stdout for form in forms)
-
-
 def _result_shown(r: _Reading) -> None:
     if MARKER.encode() not in r.run.stdout:
         return
@@ -306,35 +303,6 @@ def _result_shown(r: _Reading) -> None:
 def _around(stdout: bytes) -> str:
     start = stdout.find(MARKER.encode())
     return repr(stdout[start : start + 80].decode("utf-8", "backslashreplace"))
-
-
-def _behaviour(run: ClientRun) -> tuple[int | None, list[str], bool]:
-    reading = _read(run)
-    return run.exit_status, reading.methods(), shown(run.stdout, run.script.text)
-
-
-def _served(run: ClientRun) -> bool:
-    """Whether the scripted server answered a request of the client after the handshake."""
-    return any(e.kind == "wrote" and str(e.data).startswith("answer:") for e in run.events)
-
-
-def _differential(r: _Reading, plain: ClientRun | None) -> None:
-    rules = [rule for rule in r.run.script.rules if rule in DIFFERENTIAL]
-    if not rules or plain is None or plain.exit_status is None or not _served(plain):
-        return  # no plain session that got past the handshake: nothing to compare with
-    rule = rules[0]
-    if r.run.exit_status is None:
-        r.find(rule, None, "the client hung where, given the plain answer, it exits "
-               f"{plain.exit_status}", f"exit status {plain.exit_status}", "still running at the time limit")  # fmt: skip
-        return
-    r.seen.add(rule)
-    expected, got = _behaviour(plain), _behaviour(r.run)
-    names = ("exit status", "methods sent", "tool text shown")
-    differs = [(name, want, have) for name, want, have in zip(names, expected, got, strict=True) if want != have]
-    if differs:
-        name, want, have = differs[0]
-        r.find(rule, None, f"the client's {name} differs from the plain tool call's: {have} where it was {want}",
-               f"{name} {want}", f"{name} {have}")  # fmt: skip
 
 
 def _ending(r: _Reading) -> None:
@@ -364,8 +332,8 @@ def _ending(r: _Reading) -> None:
 
 
 def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdict:
-    """The findings of one run; ``plain``, the same client's run of the plain tool call, for the
-    differential rules."""
+    """The findings of one run; ``plain``, the same client's run of the plain tool call of the era
+    of ``run``'s server (``plain_of``), for the differential rules."""
     r = _read(run)
     _framing(r)
     _ids(r)
@@ -373,12 +341,19 @@ def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdic
     _answers(r)
     _capabilities(r)
     _result_shown(r)
-    _differential(r, plain)
+    contrasted, differs = differential(run, plain, lambda done: _read(done).methods())
+    if contrasted:  # the text altered only in how it was written: the one cause is the framing rule's
+        r.findings = [finding for finding in r.findings if finding.rule != "CLIENT-RESULT-SHOWN"]
+    r.findings += contrasted
+    r.seen |= differs
     _ending(r)
     written = [(index, str(event.data)) for index, event in enumerate(run.events) if event.kind == "wrote"]
     # A client whose server died can neither fall back nor cancel: those are judged only with it alive.
     compared = _read(plain).lines if plain is not None and r.died_at is None else None
     modern, seen = judge_modern(r.lines, written, run.script, compared)
     cancelled, gave_up = judge_cancel(r.lines, run.script, run.exit_status is not None and r.died_at is None)
-    seen |= gave_up
-    return ClientVerdict((*r.findings, *cancelled, *modern), frozenset((r.seen | seen) & set(run.script.rules)))
+    waited, timed = judge_timeout(r.lines, run)
+    seen |= gave_up | timed
+    return ClientVerdict(
+        (*r.findings, *cancelled, *waited, *modern), frozenset((r.seen | seen) & set(run.script.rules))
+    )

@@ -82,7 +82,9 @@ def judge_modern(
     requests = [line for line in lines if line.is_request]
     first_init = next((line for line in requests if line.method == INITIALIZE), None)
     if script.modern:
-        modern = [line for line in requests if line.method != INITIALIZE and (first_init is None or line.at <= first_init.at)]
+        # Written before the client's first initialize: once it has written that, it believes itself
+        # in a legacy session, and what follows, _meta or not, is that session's (CLIENT-INIT-ALONE).
+        modern = [line for line in requests if first_init is None or line.number < first_init.number]
         faults = [(line, fault) for line in modern if (fault := _meta_fault(line)) is not None]
         if faults:
             line, fault = faults[0]
