@@ -24,9 +24,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+# Few examples a test: each draws from many (version, message) pairs, and the suite stays fast.
+SHAPES = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DEEPEST = 5  # past this depth optional members and array items are left out: instances stay small
 
 
@@ -64,6 +67,12 @@ def validator(version: str, name: str) -> Any:
     key = "$defs" if "$defs" in whole else "definitions"
     root = {"$schema": whole["$schema"], key: whole[key], "$ref": f"#/{key}/{name}"}
     return jsonschema.validators.validator_for(root)(root)
+
+
+def members(version: str, union: str) -> list[str]:
+    """The definitions a union (``ServerNotification``, ``ClientRequest``...) of ``version`` names."""
+    found = definitions(version).get(union, {"anyOf": []})["anyOf"]
+    return [part["$ref"].rsplit("/", 1)[1] for part in found]
 
 
 def lawful(version: str, name: str, value: Any) -> bool:

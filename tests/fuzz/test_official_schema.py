@@ -12,9 +12,18 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from official_schemas import VERSIONS, definitions, instances, lawful, mutants, needs_schemas, schemas_dir
+from official_schemas import (
+    SHAPES,
+    VERSIONS,
+    instances,
+    lawful,
+    members,
+    mutants,
+    needs_schemas,
+    schemas_dir,
+)
 
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import SENTINEL_IDS
@@ -26,7 +35,6 @@ from mcpref.reference.versions import V2026_07_28
 pytestmark = needs_schemas
 LEGACY_VERSIONS = VERSIONS[:4]
 MODERN_VERSION = VERSIONS[4]
-SHAPES = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Every capability, so that no request below is one the server did not announce.
 SERVER_CAPABILITIES = {
@@ -57,11 +65,6 @@ REQUESTS: dict[str, tuple[dict[str, Any], str, str]] = {
         "CompleteResult",
     ),
 }
-
-
-def client_requests(version: str) -> set[str]:
-    """The requests a client of ``version`` may send, by definition name."""
-    return {part["$ref"].rsplit("/", 1)[1] for part in definitions(version)["ClientRequest"]["anyOf"]}
 
 
 def observed(version: str, sent: list[dict[str, Any]], written: list[Any]) -> list[Finding]:
@@ -98,7 +101,7 @@ def cases(versions: tuple[str, ...]) -> list[tuple[str, str]]:
     """Each version and method whose result the version defines (one placeholder, skipped, without the schemas)."""
     if schemas_dir() is None:
         return [("absent", "absent")]
-    return [(v, m) for v in versions for m, (_, asked, _) in REQUESTS.items() if asked in client_requests(v)]
+    return [(v, m) for v in versions for m, (_, asked, _) in REQUESTS.items() if asked in members(v, "ClientRequest")]
 
 
 def in_prose(version: str, method: str, result: Any) -> Any:
@@ -194,11 +197,6 @@ def test_a_lawful_initialize_result_is_never_called_malformed_and_its_mutants_ar
     for path, mutant in mutants(version, "InitializeResult", result):
         if (path + " ").startswith(INIT_READS):
             assert "LIFE-INIT-RESULT" in failing_rules(opened(version, mutant)), (path, mutant)
-
-
-def members(version: str, union: str) -> list[str]:
-    found = definitions(version).get(union, {"anyOf": []})["anyOf"]
-    return [part["$ref"].rsplit("/", 1)[1] for part in found]
 
 
 def unasked(versions: tuple[str, ...], union: str) -> list[tuple[str, str]]:
