@@ -169,8 +169,19 @@ def mutants(version: str, name: str, value: Any) -> Iterator[tuple[str, Any]]:
             yield path, changed
 
 
+def _branch(version: str, node: Any, value: Any) -> Any:
+    """The branch of an ``anyOf`` that ``value`` takes: the first whose ``const`` members it holds."""
+    for part in (resolve(version, part) for part in node["anyOf"]):
+        consts = {key: sub["const"] for key, sub in part.get("properties", {}).items() if "const" in sub}
+        if all(value.get(key) == const for key, const in consts.items()):
+            return part
+    return {}
+
+
 def _mutated(version: str, node: Any, value: Any, path: str) -> Iterator[tuple[str, Any]]:
     node = resolve(version, node)
+    if isinstance(node, dict) and "anyOf" in node and isinstance(value, dict):
+        node = _branch(version, node, value)
     if not isinstance(node, dict) or not isinstance(value, dict) or node.get("type", "object") != "object":
         return
     properties = node.get("properties", {})

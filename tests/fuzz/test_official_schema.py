@@ -17,11 +17,13 @@ from hypothesis import strategies as st
 from official_schemas import (
     SHAPES,
     VERSIONS,
+    definitions,
     instances,
     lawful,
     members,
     mutants,
     needs_schemas,
+    resolve,
     schemas_dir,
 )
 
@@ -29,6 +31,7 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, request
 from mcpref.fuzz.judge.oracle import Finding, judge
+from mcpref.fuzz.judge.shapes import CONTENT_BLOCKS, RESOURCE_BODIES
 from mcpref.reference.eras import MODERN
 from mcpref.reference.versions import V2026_07_28
 
@@ -138,7 +141,7 @@ def test_a_lawful_result_is_never_called_malformed(version: str, method: str, da
 # Where each rule reads a result: a mutant the schema refuses there must be found under that rule.
 READS: dict[str, dict[str, tuple[str, ...]]] = {
     "tools/list": {"TOOLS-LIST-SHAPE": (".tools ", ".tools = ", ".tools[0].name", ".tools[0].inputSchema")},
-    "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0].type", ".isError")},
+    "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0]", ".isError")},
     "server/discover": {"MOD-DISCOVER": (".supportedVersions", ".capabilities ", ".capabilities = ")},
 }
 MODERN_READS: dict[str, tuple[str, ...]] = {"MOD-RESULT-TYPE": (".resultType",)}
@@ -237,3 +240,23 @@ def test_a_lawful_message_a_legacy_server_writes_unasked_is_never_called_malform
     message = {**data.draw(instances(version, name)), **envelope}
     assert lawful(version, name, message)
     assert unasked_findings(version, message) == []
+
+
+JSON_TYPES = {str: "string", dict: "object"}
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_content_block_table_is_the_schemas(version: str) -> None:
+    items = resolve(version, resolve(version, definitions(version)["CallToolResult"])["properties"]["content"]["items"])
+    for block in (resolve(version, part) for part in items["anyOf"]):
+        kind = block["properties"]["type"]["const"]
+        required = {name: resolve(version, block["properties"][name]) for name in block["required"] if name != "type"}
+        table = CONTENT_BLOCKS[kind]
+        assert set(required) == set(table), kind
+        for name, schema in required.items():
+            assert schema.get("type", "object") == JSON_TYPES[table[name]], (kind, name)
+    resource = resolve(version, definitions(version)["EmbeddedResource"]["properties"]["resource"])
+    bodies = {part["$ref"].rsplit("/", 1)[1]: resolve(version, part)["required"] for part in resource["anyOf"]}
+    assert bodies == {"TextResourceContents": ["text", "uri"], "BlobResourceContents": ["blob", "uri"]}
+    assert set(RESOURCE_BODIES) == {"text", "blob"}
