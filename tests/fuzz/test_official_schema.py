@@ -260,3 +260,31 @@ def test_the_content_block_table_is_the_schemas(version: str) -> None:
     bodies = {part["$ref"].rsplit("/", 1)[1]: resolve(version, part)["required"] for part in resource["anyOf"]}
     assert bodies == {"TextResourceContents": ["text", "uri"], "BlobResourceContents": ["blob", "uri"]}
     assert set(RESOURCE_BODIES) == {"text", "blob"}
+
+
+def error_definition(version: str) -> str:
+    return "JSONRPCError" if "JSONRPCError" in definitions(version) else "JSONRPCErrorResponse"
+
+
+def refused(version: str, answer: Any) -> list[Finding]:
+    """The findings on a session whose request for an unknown method drew ``answer``."""
+    return observed(version, [sent_request(version, "bogus/x", {})], [answer])
+
+
+ERROR_READS = (".jsonrpc", ".error ", ".error = ", ".error.code", ".error.message")
+
+
+@pytest.mark.spec("RPC-RESPONSE-SHAPE", "RPC-METHOD-NOT-FOUND")
+@pytest.mark.parametrize("version", VERSIONS)
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_error_is_never_called_malformed_and_its_mutants_are_found(version: str, data: st.DataObject) -> None:
+    name = error_definition(version)
+    drawn = data.draw(instances(version, name))
+    # RPC-METHOD-NOT-FOUND: the schema takes any integer code; JSON-RPC names -32601 for an unknown method.
+    answer = {**drawn, "id": 1, "error": {**drawn["error"], "code": -32601}}
+    assert lawful(version, name, answer)
+    assert [(f.rule, f.message) for f in refused(version, answer)] == []
+    for path, mutant in mutants(version, name, answer):
+        if (path + " ").startswith(ERROR_READS):
+            assert "RPC-RESPONSE-SHAPE" in failing_rules(refused(version, mutant)), (path, mutant)
