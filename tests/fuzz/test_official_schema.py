@@ -4,6 +4,12 @@ For each published version and each kind of answer the oracle judges, Hypothesis
 instances from the official schema (``official_schemas``): the oracle never calls one malformed.
 Mutants the schema refuses (a required member removed, or given a value of another type) are then
 found under the rule that names the message's shape, wherever the oracle reads that member.
+
+Covered: the result of every request a client of the version may send (initialize, server/discover,
+ping, logging/setLevel, tools, resources, prompts, completion), error answers, and the notifications
+and requests a legacy server writes unasked. Mutants are asserted found where a rule reads them
+(``READS``, ``INIT_READS``, ``ERROR_READS``): a result family no rule reads yet (resources, prompts,
+completion) is held to no false alarm only.
 """
 
 from __future__ import annotations
