@@ -191,7 +191,7 @@ def _mutated(version: str, node: Any, value: Any, path: str) -> Iterator[tuple[s
         where = f"{path}.{key}"
         yield f"{where} removed", {k: v for k, v in value.items() if k != key}
         for wrong in ([], "?", 7, {}):
-            if type(wrong) is not type(value[key]):
+            if wrong != value[key]:
                 yield f"{where} = {json.dumps(wrong)}", {**value, key: wrong}
         sub = resolve(version, properties.get(key, {}))
         for inner_path, inner in _mutated(version, sub, value[key], where):

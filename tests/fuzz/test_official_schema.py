@@ -150,6 +150,10 @@ READS: dict[str, dict[str, tuple[str, ...]]] = {
     "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0]", ".isError")},
     "server/discover": {"MOD-DISCOVER": (".supportedVersions", ".capabilities ", ".capabilities = ")},
 }
+# Where a rule reads less than the schema, on purpose: each refused value it lets pass, and why.
+LENIENT: dict[str, str] = {
+    '.content[0].type = "?"': "TOOLS-CALL-RESULT leaves a content type it does not know alone: it may be a later version's block",
+}
 MODERN_READS: dict[str, tuple[str, ...]] = {"MOD-RESULT-TYPE": (".resultType",)}
 CACHE_READS: dict[str, tuple[str, ...]] = {"MOD-TOOLS-CACHE": (".ttlMs", ".cacheScope")}
 
@@ -177,6 +181,7 @@ def test_a_result_the_schema_refuses_where_a_rule_reads_it_is_found_under_that_r
     result = in_prose(version, method, data.draw(instances(version, name), label=name))
     for path, mutant in mutants(version, name, result):
         named = {rule for rule, prefixes in reads(version, method).items() if (path + " ").startswith(prefixes)}
+        named = set() if path in LENIENT else named
         if named:
             assert named <= failing_rules(answered(version, method, params, mutant)), (path, mutant)
 
