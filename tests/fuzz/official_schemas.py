@@ -24,9 +24,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+# Few examples a test: each draws from many (version, message) pairs, and the suite stays fast.
+SHAPES = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DEEPEST = 5  # past this depth optional members and array items are left out: instances stay small
 
 
@@ -64,6 +67,12 @@ def validator(version: str, name: str) -> Any:
     key = "$defs" if "$defs" in whole else "definitions"
     root = {"$schema": whole["$schema"], key: whole[key], "$ref": f"#/{key}/{name}"}
     return jsonschema.validators.validator_for(root)(root)
+
+
+def members(version: str, union: str) -> list[str]:
+    """The definitions a union (``ServerNotification``, ``ClientRequest``...) of ``version`` names."""
+    found = definitions(version).get(union, {"anyOf": []})["anyOf"]
+    return [part["$ref"].rsplit("/", 1)[1] for part in found]
 
 
 def lawful(version: str, name: str, value: Any) -> bool:
@@ -160,8 +169,19 @@ def mutants(version: str, name: str, value: Any) -> Iterator[tuple[str, Any]]:
             yield path, changed
 
 
+def _branch(version: str, node: Any, value: Any) -> Any:
+    """The branch of an ``anyOf`` that ``value`` takes: the first whose ``const`` members it holds."""
+    for part in (resolve(version, part) for part in node["anyOf"]):
+        consts = {key: sub["const"] for key, sub in part.get("properties", {}).items() if "const" in sub}
+        if all(value.get(key) == const for key, const in consts.items()):
+            return part
+    return {}
+
+
 def _mutated(version: str, node: Any, value: Any, path: str) -> Iterator[tuple[str, Any]]:
     node = resolve(version, node)
+    if isinstance(node, dict) and "anyOf" in node and isinstance(value, dict):
+        node = _branch(version, node, value)
     if not isinstance(node, dict) or not isinstance(value, dict) or node.get("type", "object") != "object":
         return
     properties = node.get("properties", {})
@@ -171,7 +191,7 @@ def _mutated(version: str, node: Any, value: Any, path: str) -> Iterator[tuple[s
         where = f"{path}.{key}"
         yield f"{where} removed", {k: v for k, v in value.items() if k != key}
         for wrong in ([], "?", 7, {}):
-            if type(wrong) is not type(value[key]):
+            if wrong != value[key]:
                 yield f"{where} = {json.dumps(wrong)}", {**value, key: wrong}
         sub = resolve(version, properties.get(key, {}))
         for inner_path, inner in _mutated(version, sub, value[key], where):

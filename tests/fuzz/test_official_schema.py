@@ -4,6 +4,12 @@ For each published version and each kind of answer the oracle judges, Hypothesis
 instances from the official schema (``official_schemas``): the oracle never calls one malformed.
 Mutants the schema refuses (a required member removed, or given a value of another type) are then
 found under the rule that names the message's shape, wherever the oracle reads that member.
+
+Covered: the result of every request a client of the version may send (initialize, server/discover,
+ping, logging/setLevel, tools, resources, prompts, completion), error answers, and the notifications
+and requests a legacy server writes unasked. Mutants are asserted found where a rule reads them
+(``READS``, ``INIT_READS``, ``ERROR_READS``): a result family no rule reads yet (resources, prompts,
+completion) is held to no false alarm only.
 """
 
 from __future__ import annotations
@@ -12,21 +18,32 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from official_schemas import VERSIONS, definitions, instances, lawful, mutants, needs_schemas, schemas_dir
+from official_schemas import (
+    SHAPES,
+    VERSIONS,
+    definitions,
+    instances,
+    lawful,
+    members,
+    mutants,
+    needs_schemas,
+    resolve,
+    schemas_dir,
+)
 
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, request
 from mcpref.fuzz.judge.oracle import Finding, judge
+from mcpref.fuzz.judge.shapes import CONTENT_BLOCKS, RESOURCE_BODIES
 from mcpref.reference.eras import MODERN
 from mcpref.reference.versions import V2026_07_28
 
 pytestmark = needs_schemas
 LEGACY_VERSIONS = VERSIONS[:4]
 MODERN_VERSION = VERSIONS[4]
-SHAPES = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Every capability, so that no request below is one the server did not announce.
 SERVER_CAPABILITIES = {
@@ -57,11 +74,6 @@ REQUESTS: dict[str, tuple[dict[str, Any], str, str]] = {
         "CompleteResult",
     ),
 }
-
-
-def client_requests(version: str) -> set[str]:
-    """The requests a client of ``version`` may send, by definition name."""
-    return {part["$ref"].rsplit("/", 1)[1] for part in definitions(version)["ClientRequest"]["anyOf"]}
 
 
 def observed(version: str, sent: list[dict[str, Any]], written: list[Any]) -> list[Finding]:
@@ -98,7 +110,7 @@ def cases(versions: tuple[str, ...]) -> list[tuple[str, str]]:
     """Each version and method whose result the version defines (one placeholder, skipped, without the schemas)."""
     if schemas_dir() is None:
         return [("absent", "absent")]
-    return [(v, m) for v in versions for m, (_, asked, _) in REQUESTS.items() if asked in client_requests(v)]
+    return [(v, m) for v in versions for m, (_, asked, _) in REQUESTS.items() if asked in members(v, "ClientRequest")]
 
 
 def in_prose(version: str, method: str, result: Any) -> Any:
@@ -135,8 +147,12 @@ def test_a_lawful_result_is_never_called_malformed(version: str, method: str, da
 # Where each rule reads a result: a mutant the schema refuses there must be found under that rule.
 READS: dict[str, dict[str, tuple[str, ...]]] = {
     "tools/list": {"TOOLS-LIST-SHAPE": (".tools ", ".tools = ", ".tools[0].name", ".tools[0].inputSchema")},
-    "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0].type", ".isError")},
+    "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0]", ".isError")},
     "server/discover": {"MOD-DISCOVER": (".supportedVersions", ".capabilities ", ".capabilities = ")},
+}
+# Where a rule reads less than the schema, on purpose: each refused value it lets pass, and why.
+LENIENT: dict[str, str] = {
+    '.content[0].type = "?"': "TOOLS-CALL-RESULT leaves a content type it does not know alone: it may be a later version's block",
 }
 MODERN_READS: dict[str, tuple[str, ...]] = {"MOD-RESULT-TYPE": (".resultType",)}
 CACHE_READS: dict[str, tuple[str, ...]] = {"MOD-TOOLS-CACHE": (".ttlMs", ".cacheScope")}
@@ -165,6 +181,7 @@ def test_a_result_the_schema_refuses_where_a_rule_reads_it_is_found_under_that_r
     result = in_prose(version, method, data.draw(instances(version, name), label=name))
     for path, mutant in mutants(version, name, result):
         named = {rule for rule, prefixes in reads(version, method).items() if (path + " ").startswith(prefixes)}
+        named = set() if path in LENIENT else named
         if named:
             assert named <= failing_rules(answered(version, method, params, mutant)), (path, mutant)
 
@@ -194,11 +211,6 @@ def test_a_lawful_initialize_result_is_never_called_malformed_and_its_mutants_ar
     for path, mutant in mutants(version, "InitializeResult", result):
         if (path + " ").startswith(INIT_READS):
             assert "LIFE-INIT-RESULT" in failing_rules(opened(version, mutant)), (path, mutant)
-
-
-def members(version: str, union: str) -> list[str]:
-    found = definitions(version).get(union, {"anyOf": []})["anyOf"]
-    return [part["$ref"].rsplit("/", 1)[1] for part in found]
 
 
 def unasked(versions: tuple[str, ...], union: str) -> list[tuple[str, str]]:
@@ -239,3 +251,51 @@ def test_a_lawful_message_a_legacy_server_writes_unasked_is_never_called_malform
     message = {**data.draw(instances(version, name)), **envelope}
     assert lawful(version, name, message)
     assert unasked_findings(version, message) == []
+
+
+JSON_TYPES = {str: "string", dict: "object"}
+
+
+@pytest.mark.spec("TOOLS-CALL-RESULT")
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_content_block_table_is_the_schemas(version: str) -> None:
+    items = resolve(version, resolve(version, definitions(version)["CallToolResult"])["properties"]["content"]["items"])
+    for block in (resolve(version, part) for part in items["anyOf"]):
+        kind = block["properties"]["type"]["const"]
+        required = {name: resolve(version, block["properties"][name]) for name in block["required"] if name != "type"}
+        table = CONTENT_BLOCKS[kind]
+        assert set(required) == set(table), kind
+        for name, schema in required.items():
+            assert schema.get("type", "object") == JSON_TYPES[table[name]], (kind, name)
+    resource = resolve(version, definitions(version)["EmbeddedResource"]["properties"]["resource"])
+    bodies = {part["$ref"].rsplit("/", 1)[1]: resolve(version, part)["required"] for part in resource["anyOf"]}
+    assert bodies == {"TextResourceContents": ["text", "uri"], "BlobResourceContents": ["blob", "uri"]}
+    assert set(RESOURCE_BODIES) == {"text", "blob"}
+
+
+def error_definition(version: str) -> str:
+    return "JSONRPCError" if "JSONRPCError" in definitions(version) else "JSONRPCErrorResponse"
+
+
+def refused(version: str, answer: Any) -> list[Finding]:
+    """The findings on a session whose request for an unknown method drew ``answer``."""
+    return observed(version, [sent_request(version, "bogus/x", {})], [answer])
+
+
+ERROR_READS = (".jsonrpc", ".error ", ".error = ", ".error.code", ".error.message")
+
+
+@pytest.mark.spec("RPC-RESPONSE-SHAPE", "RPC-METHOD-NOT-FOUND")
+@pytest.mark.parametrize("version", VERSIONS)
+@SHAPES
+@given(data=st.data())
+def test_a_lawful_error_is_never_called_malformed_and_its_mutants_are_found(version: str, data: st.DataObject) -> None:
+    name = error_definition(version)
+    drawn = data.draw(instances(version, name))
+    # RPC-METHOD-NOT-FOUND: the schema takes any integer code; JSON-RPC names -32601 for an unknown method.
+    answer = {**drawn, "id": 1, "error": {**drawn["error"], "code": -32601}}
+    assert lawful(version, name, answer)
+    assert [(f.rule, f.message) for f in refused(version, answer)] == []
+    for path, mutant in mutants(version, name, answer):
+        if (path + " ").startswith(ERROR_READS):
+            assert "RPC-RESPONSE-SHAPE" in failing_rules(refused(version, mutant)), (path, mutant)

@@ -1145,6 +1145,15 @@ def test_a_valid_call_answered_with_a_protocol_error_warns(name: str, arguments:
         {"content": [{"type": "text", "text": "ok"}], "isError": "false"},
         {"content": [{"type": "text", "text": "ok"}], "isError": 0},
         {"content": [{"type": "text", "text": "ok"}], "isError": None},
+        # Each content block holds what its type requires in every version's schema.
+        {"content": [{"type": "text"}]},
+        {"content": [{"type": "text", "text": 1}]},
+        {"content": [{"type": "image", "data": ""}]},
+        {"content": [{"type": "audio", "mimeType": "audio/wav"}]},
+        {"content": [{"type": "resource_link", "uri": "file:///x"}]},
+        {"content": [{"type": "resource"}]},
+        {"content": [{"type": "resource", "resource": {"uri": "file:///x"}}]},
+        {"content": [{"type": "resource", "resource": {"text": "x"}}]},
     ],
 )
 def test_a_malformed_tools_call_result_fails(value: JsonDict) -> None:
@@ -1161,6 +1170,9 @@ def test_a_malformed_tools_call_result_fails(value: JsonDict) -> None:
         {"content": []},
         {"content": [{"type": "image", "data": "", "mimeType": "image/png"}], "isError": False},
         {"content": [{"type": "text", "text": "ok"}], "structuredContent": {"ok": True}},
+        {"content": [{"type": "resource", "resource": {"uri": "file:///x", "blob": "AA=="}}]},
+        {"content": [{"type": "resource_link", "uri": "file:///x", "name": "x", "x-extra": 1}]},
+        {"content": [{"type": "video", "frames": []}]},  # a block of no version yet: not judged
     ],
 )
 def test_a_tools_call_result_may_omit_is_error_and_hold_any_typed_content(value: JsonDict) -> None:

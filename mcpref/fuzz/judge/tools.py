@@ -15,6 +15,7 @@ from mcpref.fuzz.judge.json_schema import misfit
 from mcpref.fuzz.judge.modern import error_code, show
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, Target, answered, result_of
+from mcpref.fuzz.judge.shapes import content_problem
 from mcpref.reference.messages import INVALID_PARAMS, JsonObject, JsonValue
 from mcpref.reference.versions import BY_NAME, only, since
 
@@ -154,16 +155,10 @@ def _call_result(session: Session, index: int, answer: JsonObject, tool: JsonObj
     session.witnessed.add("TOOLS-CALL-RESULT")
     output_schema = _output_schema(session, tool)
     content = result.get("content")
-    if not isinstance(content, list) or not all(
-        isinstance(c, dict) and isinstance(c.get("type"), str) for c in content
-    ):
-        session.find(
-            "TOOLS-CALL-RESULT",
-            index,
-            "a tools/call result without a content list",
-            "{content: [...]}",
-            show(answer),
-        )
+    problems = [flaw for block in content if (flaw := content_problem(block))] if isinstance(content, list) else []
+    if not isinstance(content, list) or problems:
+        message = problems[0] if problems else "a tools/call result without a content list"
+        session.find("TOOLS-CALL-RESULT", index, message, "{content: [...]}, each item as its type requires", show(answer))
     elif "isError" in result and not isinstance(result["isError"], bool):
         session.find("TOOLS-CALL-RESULT", index, "isError is not a boolean", "isError: true or false", show(answer))
     elif (problem := _structured_problem(result, output_schema, target.version)) is not None and (
