@@ -22,7 +22,6 @@ import array
 import contextlib
 import enum
 import fcntl
-import json
 import os
 import selectors
 import signal
@@ -32,12 +31,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mcpref.fuzz.drive import stopping
+from mcpref.fuzz.drive.client_side import SENTINEL_IDS, inspect_line
 from mcpref.fuzz.drive.signs import look, process_cpu_ns
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.drive.waiting import Sample, Verdict, Wait
-
-SENTINEL_ID = "mcpref-sentinel"
-SENTINEL_IDS = (SENTINEL_ID, SENTINEL_ID + "-2")
 
 
 def _unread(fd: int) -> int:
@@ -50,6 +48,10 @@ def _unread(fd: int) -> int:
 class TargetError(Exception):
     """The target command could not be started at all."""
 
+
+# Stdout lines a case keeps at most (besides ``Timing.max_output`` bytes): a server answers a case's
+# requests in far fewer, and a flood of short lines costs the judging and the report per line.
+MAX_LINES = 10_000
 
 # Most waits end within this, and need no look at the target's signs of work (a look reads
 # two /proc files a thread).
@@ -73,6 +75,7 @@ class Process:
 
     def __init__(self, argv: list[str], timing: Timing) -> None:
         self.timing = timing
+        stopping.check()  # no new target once a signal stopped the run
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -83,6 +86,7 @@ class Process:
             )
         except OSError as exc:
             raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
+        stopping.enter(self.proc.pid)  # its group is killed on SIGINT or SIGTERM
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.stdin = self.proc.stdin.fileno()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
@@ -104,6 +108,7 @@ class Process:
         self.probes: tuple[str, ...] = SENTINEL_IDS  # the probe ids whose answer shows the target alive
         self.sentinel_seen = False
         self.received = 0  # stdout bytes so far, against max_output
+        self.overflowed = False  # stdout passed its cap (``_overflow``)
         self.err_received = 0
         self.written = 0  # bytes written to stdin so far
         # Bytes of the case's own stream written so far (replies and probes are not the case's),
@@ -115,11 +120,14 @@ class Process:
         self.first_read_at: float | None = None  # when the target was first seen to read its stdin
         self.slowest = 0.0  # the longest wait for the target once it had started (STDIO-LATENCY)
         self.gave_up = ""  # why the last wait for the target ended without what it waited for
+        self.gave_up_reading = ""  # why the wait for a read ended so, when it did
         self.events: list[Event] | None = None  # the session as seen, when it is recorded
         self.tree = [self.proc.pid]  # the target's processes at the last look (``sample``)
 
     def _select(self, timeout: float) -> None:
-        """Read what comes within ``timeout``: one pass over the ready pipes."""
+        """Read what comes within ``timeout``: one pass over the ready pipes. Every wait passes
+        here: ``OutOfTime`` once a signal stopped the run."""
+        stopping.check()
         for key, _ in self.selector.select(timeout):
             if key.data != "in":
                 self._read(key.fileobj, key.data)  # type: ignore[arg-type]
@@ -177,6 +185,9 @@ class Process:
         wait: Wait | None = None
         quick = QUICK if idle is None or idle > QUICK else 0.0  # a short idle bound counts from the start
         while not done():
+            if self.overflowed:  # a flood is not waited for
+                self.gave_up = "its stdout passed its cap"
+                return False
             if wait is None and now - started >= quick:
                 wait = Wait(self.timing.patience, now, self.baseline(), idle, reading=poll)
             if wait is not None and wait.due(now):
@@ -214,40 +225,37 @@ class Process:
             return
         self.received += len(data)
         if self.received > self.timing.max_output:
-            self.notes.append(f"stdout passed {self.timing.max_output} bytes; the rest was not read")
-            self.stdout_open = False
-            self.selector.unregister(fd)
+            self._overflow(f"stdout passed {self.timing.max_output:,} bytes")
             return
         self.out += data
-        while (cut := self.out.find(b"\n")) >= 0:
-            line = bytes(self.out[:cut])
-            del self.out[: cut + 1]
+        if b"\n" not in data:
+            return
+        *lines, rest = bytes(self.out).split(b"\n")  # one split a read, however many lines it holds
+        self.out = bytearray(rest)
+        for line in lines:
             self.lines.append(line)
             self.sent_marks.append(self.stream_written)
             if self.events is not None:
                 self.events.append(Event(Direction.RECEIVED, line))
             self._inspect(line)
+        if len(self.lines) > MAX_LINES:
+            self._overflow(f"stdout passed {MAX_LINES:,} lines")
+
+    def _overflow(self, what: str) -> None:
+        """A flood: its stdout is read no further, and the target no longer waited for nor written to,
+        so that what a case keeps of it stays within the cap, however fast it writes."""
+        self.notes.append(f"{what}; the rest was not read")
+        self.overflowed = True
+        self.stdout_open = False
+        assert self.proc.stdout
+        self.selector.unregister(self.proc.stdout.fileno())
+        self.close_stdin()
 
     def _inspect(self, line: bytes) -> None:
-        # Only lines that may be a probe's answer or a request are parsed; a \u escape may spell either.
-        if SENTINEL_ID.encode() not in line and b'"method"' not in line and b"\\u" not in line:
-            return
-        try:
-            value = json.loads(line)
-        except (ValueError, RecursionError):
-            return
-        if not isinstance(value, dict):
-            return
-        if value.get("id") in self.probes and "method" not in value:
-            self.sentinel_seen = True
-        elif isinstance(value.get("method"), str) and "id" in value and self.answers_requests:
-            # A request from the server: answer as a client that has no capabilities.
-            result: dict[str, object] = {"jsonrpc": "2.0", "id": value["id"]}
-            if value["method"] == "ping":
-                result["result"] = {}
-            else:
-                result["error"] = {"code": -32601, "message": "Method not found"}
-            self.replies.append((json.dumps(result) + "\n").encode())
+        answers_probe, reply = inspect_line(line, self.probes)
+        self.sentinel_seen = self.sentinel_seen or answers_probe
+        if reply is not None and self.answers_requests:  # as a client that has no capabilities
+            self.replies.append(reply)
 
     def write(self, data: bytes, *, chunk: bool = False) -> None:
         """Write all of ``data`` (reading meanwhile), unless the target stops reading; ``chunk``
@@ -268,6 +276,10 @@ class Process:
                 except BlockingIOError:
                     now = time.monotonic()
                     self.consumed()  # the target's first read may be under way
+                    if self.read_nothing():  # given up on already: not waited for again
+                        self.notes.append("the target read nothing of its stdin")
+                        self.stdin_open = False
+                        break
                     if wait is None:
                         wait = Wait(self.timing.patience, now, self.baseline(), reading=True)
                         # Until the pipe to the target has room again, output is read meanwhile.
@@ -316,6 +328,7 @@ class Process:
         ):
             self.notes.append(f"the target did not read its stdin: {self.gave_up}")
             self.waits_for_reads = False
+            self.gave_up_reading = self.gave_up
         return self.stdin_open and self.consumed() == self.written
 
     def send_probe(self, data: bytes, idle: float | None = None) -> bool:
@@ -341,13 +354,20 @@ class Process:
         self.wait_until(lambda: not self.stdout_open, idle=self.timing.settle if look is None else look)
         self.pump(0)  # what it wrote as its work ended, after the last look
 
+    def read_nothing(self) -> bool:
+        """Whether the waiting policy gave up on the target before it read a byte, while it runs:
+        it is not waited for again, neither to read nor to answer."""
+        return self.first_read_at is None and not self.waits_for_reads and self.proc.poll() is None
+
     def ending(self) -> str:
         """Why the target is not seen alive and answering, for STDIO-SURVIVE."""
         status = self.proc.poll()
         if status is not None:
             return f"exited with status {status}"
+        if self.read_nothing():
+            return f"never read its stdin nor answered: {self.gave_up_reading}"
         if not self.stdout_open:
-            return "closed its stdout" if self.received <= self.timing.max_output else "stdout over its cap"
+            return "flooded its stdout past the cap" if self.overflowed else "closed its stdout"
         if not self.stdin_open:
             return "stopped reading its stdin"
         return f"no answer to the liveness ping: {self.gave_up}"
@@ -362,12 +382,15 @@ class Process:
         status = self.proc.poll()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        stopping.leave(self.proc.pid)  # before the wait: until it, the pid is not another's
         self.proc.wait()
         self.selector.close()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None and not stream.closed:
                 stream.close()
-        return status, bytes(self.out)
+        trailing = bytes(self.out)
+        self.out.clear()  # the copy alone is kept: a line without end may be 16 MiB long
+        return status, trailing
 
 
 def _overtime(verdict: Verdict) -> Verdict:
