@@ -12,7 +12,6 @@ campaign's shrinking grace and attribution time, and as much again for the start
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -32,15 +31,22 @@ FUZZ_GRACE = GRACE_SECONDS + ATTRIBUTION_SECONDS + CHECK_GRACE
 TARGETS = ("floods_stdout", "floods_long_lines", "endless_line", "random_bytes", "never_reads")
 
 
+# Runs a command and prints the largest resident set (KiB) of it and the processes it waited for. A
+# small process of its own: a child's peak counts the memory of the process it was forked from.
+LAUNCHER = (
+    "import resource, subprocess, sys\n"
+    "status = subprocess.call(sys.argv[1:], stderr=subprocess.DEVNULL)\n"
+    "sys.stderr.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+    "sys.exit(status)\n"
+)
+
+
 def measured(argv: list[str], cwd: Path) -> tuple[int, float, int, bytes]:
-    """(exit status, wall seconds, peak RSS in bytes, stdout) of ``argv``."""
+    """(exit status, wall seconds, peak RSS in bytes, stdout) of ``argv``, run from ``LAUNCHER``."""
     began = time.monotonic()
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-    return proc.returncode, time.monotonic() - began, usage.ru_maxrss * 1024, out
+    done = subprocess.run([sys.executable, "-c", LAUNCHER, *argv], cwd=cwd, capture_output=True, check=False)
+    peak = int(done.stderr.decode().rsplit("\n", 1)[-1].strip() or 0) * 1024
+    return done.returncode, time.monotonic() - began, peak, done.stdout
 
 
 def _failed(command: str, out: bytes, report: Path) -> str:

@@ -242,9 +242,9 @@ class Process:
             self._overflow(f"stdout passed {MAX_LINES:,} lines")
 
     def _overflow(self, what: str) -> None:
-        """A flood: its stdout is read no further, and the target no longer waited for nor written to,
-        so that what a case keeps of it stays within the cap, however fast it writes."""
+        """A flood: read no further, written to no more, waited for no longer (what a case keeps is capped)."""
         self.notes.append(f"{what}; the rest was not read")
+        self.out = self.out[:65536]  # of a line without end, what a report shows and more
         self.overflowed = True
         self.stdout_open = False
         assert self.proc.stdout
