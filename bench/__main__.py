@@ -1,4 +1,4 @@
-"""``python -m bench [--only 1,2,3,4,5,6,8]``: run the benchmarks and print the results table.
+"""``python -m bench [--only 1,2,3,4,5,6,8,9]``: run the benchmarks and print the results table.
 
 Progress goes to stderr; the table (Markdown, the same text README.md records) goes to
 stdout, headed by the machine it ran on.
@@ -10,7 +10,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from . import campaign, check_speed, framer, long_campaign, memory, scale, serve
+from . import bounds, campaign, check_speed, framer, long_campaign, memory, scale, serve
 from .common import Row, machine, progress, table
 
 ITEMS: dict[str, Callable[[], list[Row]]] = {
@@ -22,6 +22,7 @@ ITEMS: dict[str, Callable[[], list[Row]]] = {
     "6": scale.run,
     "7": long_campaign.run,
     "8": check_speed.run,
+    "9": bounds.run,
 }
 SOAK = "7"  # the long campaign: make soak, not make bench
 

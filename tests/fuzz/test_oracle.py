@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
+from mcpref.fuzz.drive.client_side import SENTINEL_IDS
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.drive.target import probe
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.messages import encode, initialize, request

@@ -8,8 +8,8 @@ import json
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
 
+from mcpref.fuzz.drive.client_side import SENTINEL_IDS
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.corpus import call
 from mcpref.fuzz.generate.messages import encode, initialize, request
 from mcpref.fuzz.judge.oracle import Finding, Profile, witnessed

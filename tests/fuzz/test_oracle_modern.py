@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from test_oracle import failing, reference_observation
 
+from mcpref.fuzz.drive.client_side import SENTINEL_IDS
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.judge.lifecycle import refused_as_modern_only

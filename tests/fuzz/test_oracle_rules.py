@@ -13,8 +13,8 @@ import json
 import pytest
 from test_oracle import HANDSHAKE, INIT_RESULT, _judge, reference_observation, rules
 
+from mcpref.fuzz.drive.client_side import SENTINEL_ID, SENTINEL_IDS
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import SENTINEL_ID, SENTINEL_IDS
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL
 from mcpref.fuzz.generate.messages import JsonDict, encode, initialize, notification, request

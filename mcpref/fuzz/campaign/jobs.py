@@ -23,6 +23,7 @@ from multiprocessing.synchronize import Event
 
 from mcpref.fuzz.campaign.outcome import Failure, Outcome, Progress, Stats, one_a_rule, settled
 from mcpref.fuzz.campaign.runner import GRACE_SECONDS, Campaign
+from mcpref.fuzz.drive import stopping
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,15 @@ def _report(messages: Queue[Message], index: int, progress: Progress) -> None:
 
 
 def _work(
+    index: int, campaign: Campaign, progress: bool, messages: Queue[Message], stop: Event, tasks: Queue[Task]
+) -> None:
+    # A signal, from the terminal or passed on by mcpref, kills this job's targets and ends its
+    # campaign, which sends what it found as any job does.
+    with stopping.on_signals(at_once=False):
+        _campaign(index, campaign, progress, messages, stop, tasks)
+
+
+def _campaign(
     index: int, campaign: Campaign, progress: bool, messages: Queue[Message], stop: Event, tasks: Queue[Task]
 ) -> None:
     try:
@@ -78,8 +88,10 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
         )
         for index in range(jobs)
     ]
-    for worker in workers:
-        worker.start()
+    with stopping.held():  # until a job handles SIGINT and SIGTERM, it holds them back
+        for worker in workers:
+            worker.start()
+        stopping.forward_to([worker.pid for worker in workers if worker.pid is not None])
     outcomes: dict[int, Outcome] = {}
     finals: dict[int, Stats] = {}
     attributed: dict[int, Failure] = {}
@@ -120,6 +132,7 @@ def run_jobs(jobs: int, campaign: Campaign) -> Outcome:
             worker.join(timeout=GRACE_SECONDS + campaign.timing.patience.limit)
             if worker.is_alive():
                 worker.kill()
+        stopping.forward_to([])
     assert merged is not None  # every job sent its outcome before its counts
     # The attribution's runs count with the jobs' runs.
     for index, outcome in outcomes.items():

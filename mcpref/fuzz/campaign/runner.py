@@ -309,6 +309,7 @@ class Campaign:
             if self.stats.first_failure is None:
                 self.stats.first_failure = self.stats.cases
             self._keep(Failure(rule, case, run, findings))
+            del run  # Hypothesis keeps the frames of what it raises: not a run of up to 16 MiB
             if new:
                 raise divergence(rule)(f"{rule}: {new[0].message}")
 

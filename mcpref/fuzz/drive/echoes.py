@@ -29,7 +29,7 @@ class Written:
             whole[0] = bytes(self._unfinished) + whole[0]
             self._unfinished.clear()
         for line in whole:
-            # As ``Process._inspect`` reads the target's lines: only these may spell a method.
+            # As ``client_side.inspect_line`` reads the target's lines: only these may spell a method.
             if b'"method"' in line or b"\\u" in line:
                 try:
                     self._requests.add(_key(json.loads(line)))

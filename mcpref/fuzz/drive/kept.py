@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mcpref.fuzz.drive.client_side import SENTINEL_ID
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import SENTINEL_ID, Process
+from mcpref.fuzz.drive.process import Process
 from mcpref.fuzz.drive.target import Run, probe
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.reference.versions import Era
@@ -59,6 +60,8 @@ class Session:
             process.send(chunk, 0.0)
         process.probes = (f"{SENTINEL_ID}/{self.cases}",)
         process.sentinel_seen = False
+        if process.read_nothing():  # given up on before it read a byte: its probe is not waited for
+            return False
         process.send_probe(probe(process.probes[0], self.era), idle)
         return (
             process.sentinel_seen

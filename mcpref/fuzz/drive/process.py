@@ -22,7 +22,6 @@ import array
 import contextlib
 import enum
 import fcntl
-import json
 import os
 import selectors
 import signal
@@ -32,14 +31,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mcpref.fuzz.drive import stopping
+from mcpref.fuzz.drive.client_side import SENTINEL_IDS, inspect_line
 from mcpref.fuzz.drive.echoes import Written
 from mcpref.fuzz.drive.observation import UNANSWERED
 from mcpref.fuzz.drive.signs import look, process_cpu_ns
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.drive.waiting import Sample, Verdict, Wait
 
-SENTINEL_ID = "mcpref-sentinel"
-SENTINEL_IDS = (SENTINEL_ID, SENTINEL_ID + "-2")
 EXITING = 0.25  # seconds a process whose stdout closed is given to exit, for its status to be said
 
 
@@ -53,6 +52,10 @@ def _unread(fd: int) -> int:
 class TargetError(Exception):
     """The target command could not be started at all."""
 
+
+# Stdout lines a case keeps at most (besides ``Timing.max_output`` bytes): a server answers a case's
+# requests in far fewer, and a flood of short lines costs the judging and the report per line.
+MAX_LINES = 10_000
 
 # Most waits end within this, and need no look at the target's signs of work (a look reads
 # two /proc files a thread).
@@ -76,6 +79,7 @@ class Process:
 
     def __init__(self, argv: list[str], timing: Timing) -> None:
         self.timing = timing
+        stopping.check()  # no new target once a signal stopped the run
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -86,6 +90,7 @@ class Process:
             )
         except OSError as exc:
             raise TargetError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from exc
+        stopping.enter(self.proc.pid)  # its group is killed on SIGINT or SIGTERM
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.stdin = self.proc.stdin.fileno()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
@@ -107,6 +112,7 @@ class Process:
         self.probes: tuple[str, ...] = SENTINEL_IDS  # the probe ids whose answer shows the target alive
         self.sentinel_seen = False
         self.received = 0  # stdout bytes so far, against max_output
+        self.overflowed = ""  # what passed the cap of stdout, once it did (``_overflow``)
         self.err_received = 0
         self.written = 0  # bytes written to stdin so far
         self.sent = Written()  # its lines, whose echo is no request of the target's
@@ -120,11 +126,14 @@ class Process:
         self.slowest = 0.0  # the longest wait for the target once it had started (STDIO-LATENCY)
         self.gave_up = ""  # why the last wait for the target ended without what it waited for
         self.unanswered = ""  # why the last wait for a probe's answer ended without it
+        self.gave_up_reading = ""  # why the wait for a read ended so, when it did
         self.events: list[Event] | None = None  # the session as seen, when it is recorded
         self.tree = [self.proc.pid]  # the target's processes at the last look (``sample``)
 
     def _select(self, timeout: float) -> None:
-        """Read what comes within ``timeout``: one pass over the ready pipes."""
+        """Read what comes within ``timeout``: one pass over the ready pipes. Every wait passes
+        here: ``OutOfTime`` once a signal stopped the run."""
+        stopping.check()
         for key, _ in self.selector.select(timeout):
             if key.data != "in":
                 self._read(key.fileobj, key.data)  # type: ignore[arg-type]
@@ -182,6 +191,9 @@ class Process:
         wait: Wait | None = None
         quick = QUICK if idle is None or idle > QUICK else 0.0  # a short idle bound counts from the start
         while not done():
+            if self.overflowed:  # a flood is not waited for
+                self.gave_up = "its stdout passed its cap"
+                return False
             if wait is None and now - started >= quick:
                 wait = Wait(self.timing.patience, now, self.baseline(), idle, reading=poll)
             if wait is not None and wait.due(now):
@@ -219,42 +231,37 @@ class Process:
             return
         self.received += len(data)
         if self.received > self.timing.max_output:
-            self.notes.append(f"stdout passed {self.timing.max_output:,} bytes; the rest was not read")
-            self.stdout_open = False
-            self.selector.unregister(fd)
+            self._overflow(f"more than {self.timing.max_output:,} bytes")
             return
         self.out += data
-        while (cut := self.out.find(b"\n")) >= 0:
-            line = bytes(self.out[:cut])
-            del self.out[: cut + 1]
+        if b"\n" not in data:
+            return
+        *lines, rest = bytes(self.out).split(b"\n")  # one split a read, however many lines it holds
+        self.out = bytearray(rest)
+        for line in lines:
             self.lines.append(line)
             self.sent_marks.append(self.stream_written)
             if self.events is not None:
                 self.events.append(Event(Direction.RECEIVED, line))
             self._inspect(line)
+        if len(self.lines) > MAX_LINES:
+            self._overflow(f"more than {MAX_LINES:,} lines")
+
+    def _overflow(self, what: str) -> None:
+        """A flood: read no further, written to no more, waited for no longer (what a case keeps is capped)."""
+        self.notes.append(f"stdout passed its cap with {what}; the rest was not read")
+        self.out = self.out[:65536]  # of a line without end, what a report shows and more
+        self.overflowed = what
+        self.stdout_open = False
+        assert self.proc.stdout
+        self.selector.unregister(self.proc.stdout.fileno())
+        self.close_stdin()
 
     def _inspect(self, line: bytes) -> None:
-        # Only lines that may be a probe's answer or a request are parsed; a \u escape may spell either.
-        if SENTINEL_ID.encode() not in line and b'"method"' not in line and b"\\u" not in line:
-            return
-        try:
-            value = json.loads(line)
-        except (ValueError, RecursionError):
-            return
-        if not isinstance(value, dict):
-            return
-        if value.get("id") in self.probes and "method" not in value:
-            self.sentinel_seen = True
-        elif isinstance(value.get("method"), str) and "id" in value and self.answers_requests:
-            if self.sent.echoed(value):
-                return  # the client's own request, written back: answered, the echo would answer it
-            # A request from the server: answer as a client that has no capabilities.
-            result: dict[str, object] = {"jsonrpc": "2.0", "id": value["id"]}
-            if value["method"] == "ping":
-                result["result"] = {}
-            else:
-                result["error"] = {"code": -32601, "message": "Method not found"}
-            self.replies.append((json.dumps(result) + "\n").encode())
+        answers_probe, reply = inspect_line(line, self.probes, self.sent)
+        self.sentinel_seen = self.sentinel_seen or answers_probe
+        if reply is not None and self.answers_requests:  # as a client that has no capabilities
+            self.replies.append(reply)
 
     def write(self, data: bytes, *, chunk: bool = False) -> None:
         """Write all of ``data`` (reading meanwhile), unless the target stops reading; ``chunk``
@@ -276,6 +283,10 @@ class Process:
                 except BlockingIOError:
                     now = time.monotonic()
                     self.consumed()  # the target's first read may be under way
+                    if self.read_nothing():  # given up on already: not waited for again
+                        self.notes.append("the target read nothing of its stdin")
+                        self.stdin_open = False
+                        break
                     if wait is None:
                         wait = Wait(self.timing.patience, now, self.baseline(), reading=True)
                         # Until the pipe to the target has room again, output is read meanwhile.
@@ -324,6 +335,7 @@ class Process:
         ):
             self.notes.append(f"the target did not read its stdin and {self.gave_up}")
             self.waits_for_reads = False
+            self.gave_up_reading = self.gave_up
         return self.stdin_open and self.consumed() == self.written
 
     def send_probe(self, data: bytes, idle: float | None = None) -> bool:
@@ -351,6 +363,11 @@ class Process:
         self.wait_until(lambda: not self.stdout_open, idle=self.timing.settle if look is None else look)
         self.pump(0)  # what it wrote as its work ended, after the last look
 
+    def read_nothing(self) -> bool:
+        """Whether the waiting policy gave up on the target before it read a byte, while it runs:
+        it is not waited for again, neither to read nor to answer."""
+        return self.first_read_at is None and not self.waits_for_reads and self.proc.poll() is None
+
     def ending(self) -> str:
         """Why the target is not seen alive and answering, for STDIO-SURVIVE: a predicate of it
         ("the server ..."), with the figures seen. A process's stdout closes as it exits, a moment
@@ -361,9 +378,10 @@ class Process:
                 status = self.proc.wait(EXITING)
         if status is not None:
             return f"exited with status {status}"
+        if self.read_nothing():
+            return f"never read its stdin nor answered: {self.gave_up_reading}"
         if not self.stdout_open:
-            cap = self.timing.max_output
-            return "closed its stdout" if self.received <= cap else f"wrote more than its cap of {cap:,} bytes to stdout"
+            return f"wrote {self.overflowed} to stdout" if self.overflowed else "closed its stdout"
         if not self.stdin_open:
             return "stopped reading its stdin"
         return f"{UNANSWERED} and {self.unanswered}" if self.unanswered else UNANSWERED
@@ -378,12 +396,15 @@ class Process:
         status = self.proc.poll()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        stopping.leave(self.proc.pid)  # before the wait: until it, the pid is not another's
         self.proc.wait()
         self.selector.close()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None and not stream.closed:
                 stream.close()
-        return status, bytes(self.out)
+        trailing = bytes(self.out)
+        self.out.clear()  # the copy alone is kept: a line without end may be 16 MiB long
+        return status, trailing
 
 
 def _overtime(verdict: Verdict) -> Verdict:

@@ -24,8 +24,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mcpref.fuzz.drive.client_side import SENTINEL_IDS
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import SENTINEL_IDS, Event, Process
+from mcpref.fuzz.drive.process import Event, Process
 from mcpref.fuzz.drive.timing import Timing
 from mcpref.reference.eras import DIALECTS
 from mcpref.reference.versions import KNOWN, Era
@@ -45,6 +46,9 @@ class Run:
     notes: tuple[str, ...]
     events: tuple[Event, ...] = ()  # the session in the order seen, when it was recorded
     seconds: float = 0.0  # how long the case took, from its first write to the end of its run
+    # The driver stopped on the target for good: it flooded its stdout past the cap, or it was given
+    # up on before it read a byte (``Process.read_nothing``). Any case would show the same.
+    hopeless: bool = False
 
 
 def run_case(
@@ -74,13 +78,17 @@ def run_case(
         process.events = []
     try:
         for chunk in chunks:
+            if process.read_nothing():
+                break  # a target given up on before it read a byte is not waited for again
             process.send(chunk, timing.pause)
-        if eof:
+        if process.read_nothing():  # nor its answer to a probe: it would wait as long for nothing
+            survived = False
+        elif eof:
             process.close_stdin()
             process.pump(settle)
             # What an exit means after EOF is the caller's to judge (STDIO-EOF-DRAIN).
             process.wait_until(lambda: not process.stdout_open and process.proc.poll() is not None)
-            survived = True
+            survived = not process.overflowed  # a flood was not seen to the end of its stdin
         else:
             # Two probes: a target that drops what shares a read with other bytes still answers
             # the second, lone one, and is then found for what it dropped, not taken for dead.
@@ -90,6 +98,7 @@ def run_case(
             process.read_on(timing.settle + settle)
             survived = process.sentinel_seen and process.proc.poll() is None
         ending = "" if survived else process.ending()  # before the kill at the end of the case
+        hopeless = bool(process.overflowed) or process.read_nothing()
     finally:
         status, trailing = process.finish()
     observation = Observation(
@@ -103,4 +112,5 @@ def run_case(
         tuple(process.sent_marks),
     )
     events = tuple(process.events or ())
-    return Run(observation, status, bytes(process.err), tuple(process.notes), events, time.monotonic() - started)
+    seconds = time.monotonic() - started
+    return Run(observation, status, bytes(process.err), tuple(process.notes), events, seconds, hopeless)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -94,6 +94,7 @@ def check_rows(
     era: Era = Era.LEGACY,
     only: frozenset[str] | None = None,
     limit: float = math.inf,
+    show: Callable[[str], None] | None = None,
 ) -> list[dict[str, object]]:
     """One row per requirement: fail, warn, pass, untested, or n/a (``statuses``).
 
@@ -109,9 +110,9 @@ def check_rows(
     refusals. With ``only``, just the scenarios that exercise one of those rules run, and just
     those rules have a row, and STDIO-SURVIVE's for a server that answered nothing.
     No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
-    the rules only it exercises are untested.
+    the rules only it exercises are untested. ``show`` gets progress lines (``check_progress``).
     """
-    judged = judge_corpus(command, profile, within(timing, limit), era, only)
+    judged = judge_corpus(command, profile, within(timing, limit), era, only, show)
     if era is Era.LEGACY and judged.modern_only:
         return [
             {"id": rule.id, "level": rule.level.value, "status": statuses.NOT_APPLICABLE, "scenarios": [],
@@ -128,6 +129,7 @@ def check_served(
     era: Era | None = None,
     only: frozenset[str] | None = None,
     limit: float = math.inf,
+    show: Callable[[str], None] | None = None,
 ) -> tuple[Era, list[dict[str, object]]]:
     """``check_rows`` in ``era``, or, when none is asked for, in the era the server serves, and that
     era: the legacy corpus's rows, or the modern corpus's for a server the legacy corpus showed
@@ -135,11 +137,11 @@ def check_served(
     that asks for no version finds it; its modern era is judged with ``Era.MODERN`` asked for.
     ``limit`` bounds both corpora together."""
     if era is not None:
-        return era, check_rows(command, profile, timing, era, only, limit)
+        return era, check_rows(command, profile, timing, era, only, limit, show)
     timing = within(timing, limit)
-    judged = judge_corpus(command, profile, timing, Era.LEGACY, only)
+    judged = judge_corpus(command, profile, timing, Era.LEGACY, only, show)
     if judged.modern_only:
-        return Era.MODERN, check_rows(command, profile, timing, Era.MODERN, only)
+        return Era.MODERN, check_rows(command, profile, timing, Era.MODERN, only, show=show)
     return Era.LEGACY, _rows(command, profile, judged, only)
 
 

@@ -15,7 +15,7 @@ What a kept run can hide is a behaviour that depends on what the process did bef
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -25,6 +25,7 @@ from mcpref.fuzz.campaign.attribution import (
     relabel_carried_state,
     relabel_false_line_ends,
 )
+from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, run_case
@@ -32,6 +33,7 @@ from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
+from mcpref.fuzz.integrate.check_progress import Progress
 from mcpref.fuzz.judge.lifecycle import negotiated_versions, refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run, witnessed
@@ -39,6 +41,7 @@ from mcpref.reference.versions import Era
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
 KEPT = 1  # kept processes a handshake at most: their starts compete with the fresh runs for the cores
+FINDINGS_A_RULE = 3  # a scenario's findings kept of each rule (``_first_of_each_rule``)
 OUTLASTED = "outlasted the time limit"  # how a scenario cut short by check's time limit ended
 
 
@@ -65,7 +68,20 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     # are not UTF-8 filed elsewhere would leave FRAME-UTF8 reading pass, and no such byte was seen
     # handled. The silence stays FRAME-UTF8's here, which it breaks too.
     findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
-    return run, findings
+    return run, _first_of_each_rule(findings)
+
+
+def _first_of_each_rule(findings: list[Finding]) -> list[Finding]:
+    """The first ``FINDINGS_A_RULE`` findings of each rule (those that break a MUST first): a flood
+    breaks a rule once a line, and a report carries each finding with the scenario's transcript."""
+    counts: dict[str, int] = {}
+    kept: set[int] = set()  # by position: a flood's findings are equal to one another
+    for index in sorted(range(len(findings)), key=lambda i: not findings[i].mandatory):
+        rule = findings[index].rule
+        if counts.get(rule, 0) < FINDINGS_A_RULE:
+            counts[rule] = counts.get(rule, 0) + 1
+            kept.add(index)
+    return [finding for index, finding in enumerate(findings) if index in kept]
 
 
 def _kept_body(scenario: Scenario) -> tuple[bytes, ...] | None:
@@ -137,9 +153,13 @@ class _Scenarios:
     finding alone does not end it (a scenario after it is judged fresh where it finds anything).
     """
 
-    def __init__(self, command: list[str], timing: Timing) -> None:
+    def __init__(self, command: list[str], timing: Timing, progress: Progress) -> None:
         self.command = command
         self.timing = timing
+        self.progress = progress
+        # What a run showed of a server that any scenario would show alike (``Run.hopeless``): a
+        # flood, or nothing read. The scenarios not yet run then are not run: their rules are untested.
+        self.hopeless = ""
         self._free = threading.Condition()
         self._idle: dict[bytes, list[Session]] = {}  # kept processes free to run a scenario
         self._started: dict[bytes, int] = {}  # kept processes of a handshake alive or starting
@@ -148,16 +168,31 @@ class _Scenarios:
         self._fresh_only = False
 
     def first(self, scenario: Scenario) -> _Result:
+        if self.hopeless:
+            return _outlasted(self.hopeless)
+        self.progress.begin()
         try:
             return self._kept(scenario) or self.fresh(scenario)
         except OutOfTime:
             return _outlasted()
+        finally:
+            self.progress.end()
 
     def fresh(self, scenario: Scenario) -> _Result:
+        if self.hopeless:
+            return _outlasted(self.hopeless)
         try:
-            return _Result(*run_scenario(scenario, self.command, self.timing))
+            result = _Result(*run_scenario(scenario, self.command, self.timing))
         except OutOfTime:
             return _outlasted()
+        if result.run.hopeless:
+            self._give_up(result.run.observation.ending, f'the scenario "{scenario.name}"')
+        return result
+
+    def _give_up(self, ending: str, where: str) -> None:
+        if not self.hopeless:
+            self.hopeless = f"{ending} (in {where})"
+            self.progress.note = f"the server {self.hopeless}: the other scenarios are not run"
 
     def _kept(self, scenario: Scenario) -> _Result | None:
         """The scenario's kept run, or None where it has none (it then runs fresh)."""
@@ -212,6 +247,9 @@ class _Scenarios:
             self._sessions.append(session)
         if session.alive:
             return session
+        process = session.process
+        if process.overflowed or process.read_nothing():
+            self._give_up(process.ending(), "the plain handshake of a kept process")
         # A target that does not answer a probe after the plain handshake runs fresh only.
         with self._free:
             self._fresh_only = True
@@ -234,9 +272,12 @@ class _Scenarios:
             session.close()
 
 
-def _outlasted() -> _Result:
-    """check's time limit ran out during the scenario: no verdict, and its rules untested."""
-    return _Result(Run(Observation((), survived=False, ending=OUTLASTED), None, b"", ()), [])
+def _outlasted(ending: str = "") -> _Result:
+    """The scenario was cut short or not run: by check's time limit, by a signal, or for what another
+    scenario showed of the server (``ending``). No verdict, and its rules untested."""
+    if not ending:
+        ending = f"was stopped when mcpref got {stopping.name()}" if stopping.received() else OUTLASTED
+    return _Result(Run(Observation((), survived=False, ending=ending), None, b"", ()), [])
 
 
 @dataclass(frozen=True)
@@ -266,13 +307,22 @@ def _answered_nothing(results: Sequence[tuple[Run, list[Finding]]]) -> bool:
     return bool(results) and not any(run.observation.output for run, _ in results)
 
 
-def judge_corpus(command: list[str], profile: Profile, timing: Timing, era: Era, only: frozenset[str] | None) -> Judged:
+def judge_corpus(
+    command: list[str],
+    profile: Profile,
+    timing: Timing,
+    era: Era,
+    only: frozenset[str] | None,
+    show: Callable[[str], None] | None = None,
+) -> Judged:
     """Run the era's corpus (the scenarios exercising ``only``) against ``command``: ``Judged``.
-    ``timing``'s deadline bounds every wait (a scenario it cuts short has no verdict)."""
+    ``timing``'s deadline bounds every wait (a scenario it cuts short has no verdict). ``show``
+    gets a progress line now and then (``check_progress``)."""
     scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
-    runner = _Scenarios(command, timing)
+    progress = Progress(len(scenarios), show)
+    runner = _Scenarios(command, timing, progress)
     try:
-        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        with progress, ThreadPoolExecutor(max_workers=WORKERS) as pool:
             # The fresh scenarios first, those of the most writes first: the longest runs do not
             # start last. Those that write an initialize to a kept process come once every other
             # scenario is done: a server that takes it ends the process, which then has no
@@ -301,7 +351,9 @@ def judge_corpus(command: list[str], profile: Profile, timing: Timing, era: Era,
     # cleared one is.
     results = [(o.run, [] if o.kept else o.findings) for o in outcomes]
     if _answered_nothing(results):
-        results = [(run, [f for f in findings if f.rule == "STDIO-SURVIVE"]) for run, findings in results]
+        # What it wrote instead, a line without end, is a cause of its own.
+        causes = {"STDIO-SURVIVE", "STDIO-STDOUT-MESSAGES-ONLY"}
+        results = [(run, [f for f in findings if f.rule in causes]) for run, findings in results]
     spoken = [
         (
             negotiated_versions(s.case.stream, run.observation.output),

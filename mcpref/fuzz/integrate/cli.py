@@ -45,12 +45,12 @@ from mcpref.fuzz.campaign.database import DatabaseError, key_prefix, open_databa
 from mcpref.fuzz.campaign.jobs import run_jobs
 from mcpref.fuzz.campaign.outcome import stderr_progress
 from mcpref.fuzz.campaign.runner import Campaign
-from mcpref.fuzz.drive import waiting
+from mcpref.fuzz.drive import stopping, waiting
 from mcpref.fuzz.drive.process import TargetError
 from mcpref.fuzz.drive.target import run_case
 from mcpref.fuzz.drive.timing import OutOfTime, Timing, within
 from mcpref.fuzz.generate.corpus_modern import era_of_version
-from mcpref.fuzz.integrate import check, inputs, selection
+from mcpref.fuzz.integrate import check, check_progress, inputs, selection
 from mcpref.fuzz.integrate import check_client as check_client_command
 from mcpref.fuzz.integrate import compare as compare_command
 from mcpref.fuzz.integrate import fuzz_client as fuzz_client_command
@@ -84,6 +84,22 @@ def _split_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """On SIGINT or SIGTERM every target is killed, the run ends, what it judged is reported,
+    marked interrupted, and the status is 128 + the signal's number (``fuzz.drive.stopping``)."""
+    with stopping.on_signals():
+        try:
+            status = _command(argv)
+        except OutOfTime:  # a command with no partial report to give
+            if stopping.received() is None:
+                raise
+    signum = stopping.received()
+    if signum is not None:
+        print(f"mcpref: interrupted by {stopping.name()}: what was judged before it is reported", file=sys.stderr)
+        return 128 + signum
+    return status
+
+
+def _command(argv: list[str] | None) -> int:
     own, target = _split_command(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     args = parser.parse_args(own)
@@ -181,6 +197,9 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     campaign_report.save_reproducers(outcome, setting)
     print("\n".join(campaign_report.summary(outcome, setting)))
     report = campaign_report.document(outcome, setting)
+    if stopping.received() is not None:
+        print(f"interrupted by {stopping.name()}: a partial report")
+        report["interrupted"] = stopping.name()
     if args.report is not None:
         write_atomic(args.report, json.dumps(report, indent=2) + "\n")
     shown = {TARGET: compare_command.default_labels([command])[0]}
@@ -199,7 +218,7 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     started = time.monotonic()
     only = args.rules.rules if args.rules.narrowed else None
     asked = None if args.version is None else era_of_version(args.version)
-    era, rows = check.check_served(command, profile, timing, asked, only, args.time_limit)
+    era, rows = check.check_served(command, profile, timing, asked, only, args.time_limit, check_progress.stderr_line)
     if asked is None and era is Era.MODERN:
         print(f"mcpref check: {check.MODERN_ALONE}", file=sys.stderr)
     seconds = time.monotonic() - started
@@ -222,6 +241,8 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         }
         carried = (finding for row in rows for finding in cast(list[dict[str, object]], row["findings"]))
         document["stderr"] = stderr_once(carried)  # the target's tracebacks once each, not once a finding
+        if stopping.received() is not None:
+            document["interrupted"] = stopping.name()
         if sdk is not None:
             document["stock"] = {
                 "sdk": sdk.name, "package": sdk.package, "report_to": sdk.report_to, "rules": shared, "recognised": recognised
@@ -236,6 +257,8 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
             shown_rows.append((str(row["id"]), str(row["level"]), str(row["status"]), note))
         print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown_rows))
         print(statuses.summary(rows, check.check_cause(rows)))
+        if stopping.received() is not None:
+            print(f"interrupted by {stopping.name()}: a partial report")
         if sdk is not None and any(row["status"] in (statuses.FAIL, statuses.WARN) for row in rows):
             print(stock.summary(shared, sdk, recognised))
     shown = {TARGET: compare_command.default_labels([command])[0]}

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpref.fuzz.drive.process import SENTINEL_IDS, Direction, Event
+from mcpref.fuzz.drive.client_side import SENTINEL_IDS
+from mcpref.fuzz.drive.process import Direction, Event
 from mcpref.fuzz.drive.target import Run, probe
 from mcpref.fuzz.judge.oracle import Finding, Profile
 from mcpref.reference.versions import Era
@@ -131,8 +132,13 @@ _SHOWN = 2000  # characters of a line shown; the rest is counted
 def visible(data: bytes) -> str:
     """``data`` as text a terminal or a page shows faithfully: invalid UTF-8, controls and false
     line ends escaped, a long line cut with its length said."""
-    text = data.decode("utf-8", "backslashreplace").translate(_INVISIBLE)
-    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}… ({len(data):,} bytes in all)"
+    # No more is decoded than can be shown: a byte gives a character at least, and four at most a
+    # character (a line of 16 MiB costs no more than one of 8 KiB).
+    text = data[: 4 * _SHOWN].decode("utf-8", "backslashreplace").translate(_INVISIBLE)
+    return text if len(text) <= _SHOWN and len(data) <= 4 * _SHOWN else f"{text[:_SHOWN]}… ({len(data):,} bytes in all)"
+
+
+TRANSCRIPT_RECEIVED = 200  # stdout lines a transcript shows; the rest are counted
 
 
 def session_transcript(events: tuple[Event, ...], trailing: bytes = b"") -> list[str]:
@@ -142,8 +148,11 @@ def session_transcript(events: tuple[Event, ...], trailing: bytes = b"") -> list
     line cut by it is shown in pieces, each ending or starting where the cut is.
     """
     lines: list[str] = []
-    sent = 0
+    sent = received = unshown = 0
     for event in events:
+        if event.direction is Direction.RECEIVED and received >= TRANSCRIPT_RECEIVED:
+            unshown += 1  # a flood: its first lines say what it is
+            continue
         if event.direction is Direction.SENT:
             sent += 1
             if sent > 1:
@@ -151,9 +160,12 @@ def session_transcript(events: tuple[Event, ...], trailing: bytes = b"") -> list
             pieces = event.data.split(b"\n")
             lines += [f"-> {visible(piece)}" for piece in (pieces[:-1] if not pieces[-1] else pieces)]
         elif event.direction is Direction.RECEIVED:
+            received += 1
             lines.append(f"<- {visible(event.data)}")
         else:
             lines += [f"!! {visible(line)}" for line in event.data.rstrip(b"\n").split(b"\n")]
+    if unshown:
+        lines.append(f"<- ({unshown:,} more lines received, not shown)")
     if trailing:
         lines.append(f"<- (unterminated) {visible(trailing)}")
     return lines

@@ -1,0 +1,92 @@
+"""Bounds against any output: a flood is cut at the cap of a case, and ``check`` stops on a target that
+floods or never reads once one scenario has shown it, in memory under 200 MiB whatever the output.
+
+Time is the benchmarks' to measure (item 9); these tests check what the run shows and holds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from mcpref.fuzz.drive.process import MAX_LINES
+from mcpref.fuzz.drive.target import run_case
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.judge.oracle import judge_run
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = ROOT / "tests" / "hostile"
+FLOODS = ("floods_stdout", "floods_long_lines", "endless_line", "random_bytes")
+PEAK = 200 * 2**20
+HANDSHAKE = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+
+
+@pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
+@pytest.mark.parametrize("name", FLOODS)
+def test_a_flood_is_read_up_to_the_cap_of_a_case_and_no_further(name: str) -> None:
+    timing = Timing()
+    run = run_case([sys.executable, str(HOSTILE / f"{name}.py")], [HANDSHAKE], timing)
+    kept = sum(map(len, run.observation.output)) + len(run.observation.trailing)
+    assert kept <= timing.max_output
+    assert len(run.observation.output) <= MAX_LINES + 65536  # the lines of the read that passed the cap
+    assert any("the rest was not read" in note for note in run.notes), run.notes
+    assert run.hopeless and not run.observation.survived
+    assert run.observation.ending.startswith("wrote more than "), run.observation.ending
+    assert run.observation.ending.endswith(" to stdout")
+    assert "STDIO-STDOUT-MESSAGES-ONLY" in {f.rule for f in judge_run(HANDSHAKE, run)}
+
+
+def test_a_target_given_up_on_before_it_read_a_byte_is_sent_nothing_more() -> None:
+    run = run_case(["sleep", "60"], [HANDSHAKE, HANDSHAKE], Timing())
+    assert run.hopeless and not run.observation.survived
+    assert run.observation.ending.startswith("never read its stdin nor answered: idle")
+    assert "STDIO-SURVIVE" in {f.rule for f in judge_run(HANDSHAKE * 2, run)}
+
+
+def checked(target: list[str]) -> tuple[int, dict[str, object], int]:
+    """``mcpref check --json`` on ``target``: its status, its document, and its peak RSS in bytes."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcpref", "check", "--json", "--", *target],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, json.loads(out), usage.ru_maxrss * 1024
+
+
+def reasons(document: dict[str, object]) -> set[str]:
+    rows = document["rules"]
+    assert isinstance(rows, list)
+    return {str(row.get("reason", "")) for row in rows if row["status"] == "untested"}
+
+
+@pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
+def test_check_fails_a_flood_within_its_memory_bound_and_runs_no_more_scenarios_after_it() -> None:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = dict(zip(FLOODS, pool.map(lambda n: checked([sys.executable, str(HOSTILE / f"{n}.py")]), FLOODS), strict=True))
+    for name, (status, document, peak) in results.items():
+        rows = {row["id"]: row for row in document["rules"]}  # type: ignore[attr-defined]
+        assert status == 1, name
+        assert rows["STDIO-STDOUT-MESSAGES-ONLY"]["status"] == "fail", name
+        assert peak < PEAK, (name, peak)
+        # The scenarios after the flood was seen were not run: their rules say why.
+        assert any(" to stdout (in the scenario" in reason for reason in reasons(document)), name
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_check_on_a_target_that_never_reads_stops_after_the_first_scenarios_show_it() -> None:
+    status, document, _ = checked([sys.executable, str(HOSTILE / "never_reads.py")])
+    rows = {row["id"]: row for row in document["rules"]}  # type: ignore[attr-defined]
+    assert status == 1 and rows["STDIO-SURVIVE"]["status"] == "fail"
+    assert {row["status"] for row in rows.values()} <= {"fail", "untested", "n/a"}
+    assert any("never read its stdin nor answered" in reason for reason in reasons(document))
