@@ -61,6 +61,7 @@ MODERN = ("--protocol-version", "2026-07-28")
 BOTH = (LEGACY, MODERN)
 ERAS: dict[str, tuple[tuple[str, ...], ...]] = {
     "first_request_chooses_era": BOTH,
+    "modern_connection_refuses_initialize": BOTH,
     "legacy_only": BOTH,
     "discover_without_meta_32601": BOTH,
     "modern_ping_answered": BOTH,
@@ -123,6 +124,7 @@ SERVERS = [
     pytest.param("reports_progress", marks=pytest.mark.spec("PROGRESS-TOKEN")),
     pytest.param("cancels_its_ping", marks=pytest.mark.spec("RPC-CANCEL-OWN")),
     pytest.param("first_request_chooses_era", marks=pytest.mark.spec("MOD-DUAL-ERA")),
+    pytest.param("modern_connection_refuses_initialize", marks=pytest.mark.spec("MOD-DUAL-ERA")),
     pytest.param("legacy_only", marks=pytest.mark.spec("MOD-DUAL-ERA")),
     pytest.param("modern_only_init_32602", marks=pytest.mark.spec("MOD-LEGACY-INIT")),
     pytest.param("discover_without_meta_32601", marks=pytest.mark.spec("MOD-DISCOVER")),
