@@ -7,7 +7,7 @@ takes the first modern request for the connection's opening does.
 Permitted: SPEC_NOTES MOD-DUAL-ERA, Alternatives (a connection may keep the era its first
 requests chose and refuse the other's); MCP 2026-07-28, Versioning, backward compatibility ("MAY
 serve both eras concurrently": serving one per connection is allowed).
-Expected under ``spec``: a MOD-DUAL-ERA note at most, no failure; never a LIFE-VERSION-* finding.
+Expected under ``spec``: a MOD-DUAL-ERA note at most, no failure; no finding under the version negotiation rules.
 """
 
 from __future__ import annotations
