@@ -24,7 +24,7 @@ DEFINED = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
 def on_line(line: bytes, handle: Handle) -> list[Effect]:
     try:
         value = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON to this reader: the reference's answer
         return handle(line)
     if isinstance(value, dict) and not set(value) <= DEFINED:
         return []

@@ -25,7 +25,7 @@ from mcpref.reference.session_types import Effect
 def on_line(line: bytes, handle: Handle) -> list[Effect]:
     try:
         value = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON to this reader: the reference's answer
         return handle(line)
     if isinstance(value, dict) and "method" in value and not isinstance(value.get("params", {}), dict | list):
         del value["params"]  # read as no params at all

@@ -25,7 +25,23 @@ MODERN = ("--protocol-version", "2026-07-28")
 EXAMPLES = sorted(path.stem for path in BUGGY.glob("*.py"))
 RUNS = [(name, ()) for name in EXAMPLES] + [(name, MODERN) for name in sorted(MODERN_EXPECTED)]
 IN_MAKE_TEST = {("answers_notification", ())}
-CHOSEN = [run for run in RUNS if FULL or run in IN_MAKE_TEST]
+# Where the two still disagree (seed 1, 100 cases), and why; each an expected failure until fixed.
+GAPS = {
+    # check files the symptoms of a cutting bug; a campaign re-runs the case uncut and files the
+    # cause, FRAME-CHUNK-INVARIANT, which check's rows do not attribute.
+    "first_message_only": "check names symptoms a campaign files under FRAME-CHUNK-INVARIANT",
+    "utf8_per_chunk": "check names symptoms a campaign files under FRAME-CHUNK-INVARIANT",
+    # One retyped id: the oracle also files the second answer under 1 and the silence under "1".
+    "id_type_change": "check files RPC-ONE-ANSWER beside RPC-ID-ECHO for one cause",
+    "null_id_for_invalid": "the campaign does not draw an invalid batch member with an id",
+    "silent_on_invalid_request": "the campaign files params that are not an object under RPC-INVALID-REQUEST",
+}
+CHOSEN = [
+    pytest.param(name, era, marks=pytest.mark.xfail(reason=GAPS[name], strict=True)) if name in GAPS and not era
+    else pytest.param(name, era)
+    for name, era in RUNS
+    if FULL or (name, era) in IN_MAKE_TEST
+]
 
 
 def _mcpref(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -33,13 +49,15 @@ def _mcpref(*argv: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.spec("RPC-NOTIFICATION-SILENT")
-@pytest.mark.parametrize(("name", "era"), CHOSEN, ids=[f"{name}{'-modern' if era else ''}" for name, era in CHOSEN])
+@pytest.mark.parametrize(("name", "era"), CHOSEN, ids=[f"{p.values[0]}{'-modern' if p.values[1] else ''}" for p in CHOSEN])
 def test_a_seeded_campaign_fails_every_rule_check_fails(tmp_path: Path, name: str, era: tuple[str, ...]) -> None:
     target = [sys.executable, str(BUGGY / f"{name}.py")]
-    checked = _mcpref("check", "--profile", "spec", "--json", *era, "--", *target)
-    failed = sorted(row["id"] for row in json.loads(checked.stdout)["rules"] if row["status"] == "fail")
+    checked = json.loads(_mcpref("check", "--profile", "spec", "--json", *era, "--", *target).stdout)
+    failed = sorted(row["id"] for row in checked["rules"] if row["status"] == "fail")
     if not failed:
         pytest.skip(f"check fails no rule of {name}")
+    if checked["era"] == "modern" and not era:
+        pytest.skip(f"check judged {name} in the modern era, which its modern run compares")
     report = tmp_path / "report.json"
     options = ["--seed", "1", "--max-cases", str(CASES), "--profile", "spec", "--select", ",".join(failed)]
     _mcpref("fuzz", *options, *era, "--report", str(report), "--campaign-dir", str(tmp_path / "c"), "--", *target)
