@@ -7,6 +7,7 @@ that did one thing, and reads the verdict: the rule that names the cause, and no
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -262,11 +263,13 @@ def test_the_text_shown(stdout: bytes, found: bool, seen: bool) -> None:
 DIFFERENTIAL_SCENARIOS = [(script, rule) for script in SCRIPTS for rule in script.rules if rule in DIFFERENTIAL]
 
 
-@pytest.mark.spec(
-    "CLIENT-READ-CHUNKS", "CLIENT-READ-LF-ONLY", "CLIENT-READ-CRLF", "CLIENT-READ-LONG-LINE", "CLIENT-IGNORES-UNKNOWN",
-    "CLIENT-ANSWER-BY-ID",
-)  # fmt: skip
-@pytest.mark.parametrize(("script", "rule"), DIFFERENTIAL_SCENARIOS, ids=[s.name for s, _ in DIFFERENTIAL_SCENARIOS])
+def EACH_DIFFERENTIAL(test: Callable[[ServerScript, str], None]) -> Callable[[ServerScript, str], None]:
+    """``test`` run on every scenario of a differential rule, marked with every such rule."""
+    marked = pytest.mark.parametrize(("script", "rule"), DIFFERENTIAL_SCENARIOS, ids=[s.name for s, _ in DIFFERENTIAL_SCENARIOS])(test)
+    return pytest.mark.spec(*sorted(DIFFERENTIAL))(marked)
+
+
+@EACH_DIFFERENTIAL
 def test_the_differential_rules_compare_with_the_plain_call(script: ServerScript, rule: str) -> None:
     plain = run()
     variant = run(script, stdout=script.text.encode())
@@ -288,11 +291,7 @@ LATER_CALL = {**CALL, "id": 3}
 HELD = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, LIST), wrote("answer:tools/list"), ROOTS, read(LATER_CALL), event("eof"))
 
 
-@pytest.mark.spec(
-    "CLIENT-READ-CHUNKS", "CLIENT-READ-LF-ONLY", "CLIENT-READ-CRLF", "CLIENT-READ-LONG-LINE", "CLIENT-IGNORES-UNKNOWN",
-    "CLIENT-ANSWER-BY-ID",
-)  # fmt: skip
-@pytest.mark.parametrize(("script", "rule"), DIFFERENTIAL_SCENARIOS, ids=[s.name for s, _ in DIFFERENTIAL_SCENARIOS])
+@EACH_DIFFERENTIAL
 def test_a_read_path_rule_passes_only_where_the_answer_was_written_and_shown(script: ServerScript, rule: str) -> None:
     """Compared with a plain call that never got its answer either, a client alike in both was seen reading nothing."""
     never = judge_client(run(script, HELD, 1, b""), run(PLAIN, HELD, 1, b""))
