@@ -40,6 +40,10 @@ FOUND = [
         Case("ignores_ping", "spec", "server requests before the answer"), marks=pytest.mark.spec("CLIENT-PING")
     ),
     pytest.param(
+        Case("ignores_roots_list", "spec", client=("--root", "file:///tmp", *GIVES_UP)),
+        marks=pytest.mark.spec("CLIENT-ANSWERS-REQUESTS"),
+    ),
+    pytest.param(
         Case("answers_notifications", "spec", "unknown notifications and fields"),
         marks=pytest.mark.spec("CLIENT-NOTIFICATION-SILENT"),
     ),
@@ -153,6 +157,20 @@ def test_the_legacy_reference_client_passes_the_rest_and_leaves_the_modern_ones_
         modern, "untested"
     )
     assert status == 0
+
+
+@pytest.mark.spec("CLIENT-READ-CHUNKS", "CLIENT-READ-CRLF")
+def test_a_client_never_written_its_answer_leaves_the_read_path_untested(capsys: pytest.CaptureFixture[str]) -> None:
+    """Its plain call got no answer either: alike in both, it was seen reading no answer at all."""
+    example = [sys.executable, str(BUGGY / "ignores_roots_list.py"), "--root", "file:///tmp", "--tool", "echo", *GIVES_UP,
+               "--", "{server}"]  # fmt: skip
+    scenarios = ["--scenario", "an answer cut into pieces", "--scenario", "CRLF line ends"]
+    status, rows = check_client("spec", scenarios, example, capsys)
+    assert status == 1 and rows["CLIENT-ANSWERS-REQUESTS"]["status"] == "fail"
+    for rule, scenario in (("CLIENT-READ-CHUNKS", "an answer cut into pieces"), ("CLIENT-READ-CRLF", "CRLF line ends")):
+        assert rows[rule]["status"] == "untested"
+        assert rows[rule]["reason"] == (f'in "{scenario}", the client was never written the plain tool call\'s answer: '
+                                        "the server held it while its roots/list request went unanswered")  # fmt: skip
 
 
 def test_each_example_client_is_tested_and_listed_in_the_readme() -> None:

@@ -7,6 +7,7 @@ that did one thing, and reads the verdict: the rule that names the cause, and no
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -264,11 +265,13 @@ def test_the_text_shown(stdout: bytes, found: bool, seen: bool) -> None:
 DIFFERENTIAL_SCENARIOS = [(script, rule) for script in SCRIPTS for rule in script.rules if rule in DIFFERENTIAL]
 
 
-@pytest.mark.spec(
-    "CLIENT-READ-CHUNKS", "CLIENT-READ-LF-ONLY", "CLIENT-READ-CRLF", "CLIENT-READ-LONG-LINE", "CLIENT-IGNORES-UNKNOWN",
-    "CLIENT-ANSWER-BY-ID",
-)  # fmt: skip
-@pytest.mark.parametrize(("script", "rule"), DIFFERENTIAL_SCENARIOS, ids=[s.name for s, _ in DIFFERENTIAL_SCENARIOS])
+def EACH_DIFFERENTIAL(test: Callable[[ServerScript, str], None]) -> Callable[[ServerScript, str], None]:
+    """``test`` run on every scenario of a differential rule, marked with every such rule."""
+    marked = pytest.mark.parametrize(("script", "rule"), DIFFERENTIAL_SCENARIOS, ids=[s.name for s, _ in DIFFERENTIAL_SCENARIOS])(test)
+    return pytest.mark.spec(*sorted(DIFFERENTIAL))(marked)
+
+
+@EACH_DIFFERENTIAL
 def test_the_differential_rules_compare_with_the_plain_call(script: ServerScript, rule: str) -> None:
     plain = run()
     variant = run(script, stdout=script.text.encode())
@@ -281,6 +284,39 @@ def test_the_differential_rules_compare_with_the_plain_call(script: ServerScript
     unserved = run(events=PLAIN_EVENTS[:3])  # a plain session that never got an answer: no comparison
     assert rule not in judge_client(replace(variant, exit_status=1), unserved).seen
     assert judge_client(replace(variant, exit_status=1), unserved).findings == ()
+
+
+LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+ROOTS = event("ask", {"id": "mcpref-ask-1", "method": "roots/list"})
+LATER_CALL = {**CALL, "id": 3}
+# The answer to the call held for the server's roots/list, which the client never answers.
+HELD = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, LIST), wrote("answer:tools/list"), ROOTS, read(LATER_CALL), event("eof"))
+
+
+@EACH_DIFFERENTIAL
+def test_a_read_path_rule_passes_only_where_the_answer_was_written_and_shown(script: ServerScript, rule: str) -> None:
+    """Compared with a plain call that never got its answer either, a client alike in both was seen reading nothing."""
+    never = judge_client(run(script, HELD, 1, b""), run(PLAIN, HELD, 1, b""))
+    assert rule not in never.seen and never.findings[1:] == () and dict(never.untested)[rule] == (
+        "the client was never written the plain tool call's answer: the server held it while its roots/list request "
+        "went unanswered"
+    )
+    shown_anyway = judge_client(run(script, stdout=script.text.encode()), run(PLAIN, HELD, 1, b""))
+    assert rule not in shown_anyway.seen and rule not in rules(shown_anyway)  # no plain answer to compare with
+    answered = run(PLAIN, (*HELD[:5], read(LATER_CALL), wrote("answer:tools/call"), event("eof")), 0, b"")
+    unwritten = judge_client(run(script, HELD, 0, b""), answered)
+    assert rule not in unwritten.seen and dict(unwritten.untested)[rule] == (
+        "the client was never written the answer: the server held it while its roots/list request went unanswered"
+    )
+    silent = judge_client(run(script, stdout=b""), run(stdout=b""))
+    assert rule not in silent.seen and dict(silent.untested)[rule] == (
+        "the client showed no tool text in the plain tool call: nothing tells a misread answer from a plain one"
+    )
+    uncalled = run(PLAIN, (*HELD[:4], event("eof")), 0, b"")
+    assert dict(judge_client(run(script, HELD, 0, b""), uncalled).untested)[rule].endswith(": it sent no tools/call")
+    early = (*PLAIN_EVENTS[:3], event("eof"))
+    assert dict(judge_client(run(script, early, 0, b""), run(stdout=b"")).untested)[rule].endswith(": the client exited first")
+    assert dict(judge_client(run(script), run(status=None)).untested)[rule].startswith("the client was still running")
 
 
 @pytest.mark.spec("CLIENT-READ-LF-ONLY")

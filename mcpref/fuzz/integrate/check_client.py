@@ -169,7 +169,10 @@ def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdi
             first = exercised[0]
             what = "reached the situation" if first.events else "started the scripted server"
             row["reason"] = f'the client never {what} in "{first.script.name}"'
-            if first.events and rule.id == "CLIENT-RESULT-SHOWN":
+            known = [(run.script.name, why) for run, verdict in results for r, why in verdict.untested if r == rule.id]
+            if known:  # what the judge saw instead of the situation
+                row["reason"] = f'in "{known[0][0]}", {known[0][1]}'
+            elif first.events and rule.id == "CLIENT-RESULT-SHOWN":
                 row["reason"] = "the client printed no tool result in any scenario: nothing shown to judge"
             elif first.events and first.script.discover_code != PLAIN.discover_code:
                 row["reason"] = "the client did not probe with server/discover, or fell back in neither scenario"

@@ -35,6 +35,7 @@ _MANDATORY_FROM = "2025-06-18"  # CLIENT-CAP-ANNOUNCED: a SHOULD before (Lifecyc
 class ClientVerdict:
     findings: tuple[Finding, ...]
     seen: frozenset[str]
+    untested: tuple[tuple[str, str], ...] = ()  # (rule, why its situation was not seen), where the judge knows
 
 
 @dataclass
@@ -60,6 +61,17 @@ class _Reading:
 
     def methods(self) -> list[str]:
         return [str(line.value["method"]) for line in self.lines if line.value is not None and "method" in line.value]
+
+    def unanswered(self) -> list[str]:
+        """The methods of the server's requests the client sent no response to."""
+        ids = {json.dumps(line.value.get("id")) for line in self.lines if line.value is not None and "method" not in line.value}
+        return [method for ask_id, method, _ in self.asks if json.dumps(ask_id) not in ids]
+
+
+def _sent(run: ClientRun) -> tuple[list[str], list[str]]:
+    """The methods ``run``'s client sent, and those of the server's requests it left unanswered."""
+    reading = _read(run)
+    return reading.methods(), reading.unanswered()
 
 
 def _message(value: object) -> dict[str, object] | None:
@@ -341,7 +353,7 @@ def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdic
     _answers(r)
     _capabilities(r)
     _result_shown(r)
-    contrasted, differs = differential(run, plain, lambda done: _read(done).methods())
+    contrasted, differs, untested = differential(run, plain, _sent)
     if contrasted:  # the text altered only in how it was written: the one cause is the framing rule's
         r.findings = [finding for finding in r.findings if finding.rule != "CLIENT-RESULT-SHOWN"]
     r.findings += contrasted
@@ -355,5 +367,5 @@ def judge_client(run: ClientRun, plain: ClientRun | None = None) -> ClientVerdic
     waited, timed = judge_timeout(r.lines, run)
     seen |= gave_up | timed
     return ClientVerdict(
-        (*r.findings, *cancelled, *waited, *modern), frozenset((r.seen | seen) & set(run.script.rules))
+        (*r.findings, *cancelled, *waited, *modern), frozenset((r.seen | seen) & set(run.script.rules)), tuple(untested.items())
     )

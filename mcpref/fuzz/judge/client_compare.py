@@ -17,6 +17,8 @@ from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL, FRAMING, OPEN_READ
 from mcpref.fuzz.judge.findings import Finding
 from mcpref.reference.rules import BY_ID
 
+CALL_ANSWER = "answer:tools/call"  # the tag the scripted server writes it with
+
 
 def shown(stdout: bytes, text: str) -> bool:
     """Whether ``stdout`` holds ``text`` raw or as a JSON string's inside, escaped to ASCII or not."""
@@ -24,9 +26,21 @@ def shown(stdout: bytes, text: str) -> bool:
     return any(form.encode("utf-8") in stdout for form in forms)
 
 
-def served(run: ClientRun) -> bool:
-    """Whether the scripted server answered a request of the client after the handshake."""
-    return any(e.kind == "wrote" and str(e.data).startswith("answer:") for e in run.events)
+def answered(run: ClientRun) -> bool:
+    """Whether the scripted server wrote the answer to the client's tools/call: the answer each
+    scenario crafts, and the plain one."""
+    return any(e.kind == "wrote" and e.data == CALL_ANSWER for e in run.events)
+
+
+def unwritten(run: ClientRun, read: Callable[[ClientRun], tuple[list[str], list[str]]]) -> str:
+    """Why ``run``'s client was never written the answer to its tools/call; ``read``: the methods
+    of its requests, and those of the server's requests it left unanswered."""
+    methods, pending = read(run)
+    if "tools/call" not in methods:
+        return "it sent no tools/call"
+    if pending:  # the scripted server holds its answers until its own requests are answered
+        return f"the server held it while its {pending[0]} request went unanswered"
+    return "the client exited first"  # a client stopped at the time limit is judged as hung, or not compared
 
 
 def mandatory(rule: str, changes: set[str]) -> bool:
@@ -36,23 +50,33 @@ def mandatory(rule: str, changes: set[str]) -> bool:
 
 
 def differential(
-    run: ClientRun, plain: ClientRun | None, methods: Callable[[ClientRun], list[str]]
-) -> tuple[list[Finding], set[str]]:
+    run: ClientRun, plain: ClientRun | None, read: Callable[[ClientRun], tuple[list[str], list[str]]]
+) -> tuple[list[Finding], set[str], dict[str, str]]:
+    """``read``: as ``unwritten``'s. Out: the findings, the rule seen, and why a rule was not."""
     rules = [rule for rule in run.script.rules if rule in DIFFERENTIAL]
-    if not rules or plain is None or plain.exit_status is None or not served(plain):
-        return [], set()  # no plain session that got past the handshake: nothing to compare with
+    if not rules or plain is None:
+        return [], set(), {}
     rule = rules[0]
+    if plain.exit_status is None:
+        return [], set(), {rule: "the client was still running at the time limit in the plain tool call: nothing to compare with"}
+    if not answered(plain):  # the plain call's answer is what the scenario's is told from
+        return [], set(), {rule: f"the client was never written the plain tool call's answer: {unwritten(plain, read)}"}
     base = plain_of(run.script)
     must = mandatory(rule, {name for name in FRAMING if getattr(run.script, name) != getattr(base, name)})
     if run.exit_status is None:
         return [Finding(rule, must, None, f"the client hung where, given the plain answer, it exits {plain.exit_status}",
-                        f"exit status {plain.exit_status}", "still running at the time limit")], set()  # fmt: skip
-    expected = (plain.exit_status, methods(plain), shown(plain.stdout, plain.script.text))
-    got = (run.exit_status, methods(run), shown(run.stdout, run.script.text))
+                        f"exit status {plain.exit_status}", "still running at the time limit")], set(), {}  # fmt: skip
+    expected = (plain.exit_status, read(plain)[0], shown(plain.stdout, plain.script.text))
+    got = (run.exit_status, read(run)[0], shown(run.stdout, run.script.text))
     names = ("exit status", "methods sent", "tool text shown")
     differs = [(name, want, have) for name, want, have in zip(names, expected, got, strict=True) if want != have]
-    if not differs:
-        return [], {rule}
-    name, want, have = differs[0]
-    message = f"the client's {name} differs from the plain tool call's: {have} where it was {want}"
-    return [Finding(rule, must, None, message, f"{name} {want}", f"{name} {have}")], {rule}
+    if differs:
+        name, want, have = differs[0]
+        message = f"the client's {name} differs from the plain tool call's: {have} where it was {want}"
+        return [Finding(rule, must, None, message, f"{name} {want}", f"{name} {have}")], {rule}, {}
+    # Alike, but a pass only where the crafted answer was read and shown as the plain one was.
+    if not answered(run):
+        return [], set(), {rule: f"the client was never written the answer: {unwritten(run, read)}"}
+    if not expected[2]:
+        return [], set(), {rule: "the client showed no tool text in the plain tool call: nothing tells a misread answer from a plain one"}
+    return [], {rule}, {}
