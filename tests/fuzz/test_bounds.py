@@ -45,7 +45,7 @@ def test_a_flood_is_read_up_to_the_cap_of_a_case_and_no_further(name: str) -> No
 def test_a_target_given_up_on_before_it_read_a_byte_is_sent_nothing_more() -> None:
     run = run_case(["sleep", "60"], [HANDSHAKE, HANDSHAKE], Timing())
     assert run.hopeless and not run.observation.survived
-    assert run.observation.ending.startswith("never read its stdin nor answered: idle")
+    assert run.observation.ending.startswith("read nothing of its stdin, answered nothing, and was idle for ")
     assert "STDIO-SURVIVE" in {f.rule for f in judge_run(HANDSHAKE * 2, run)}
 
 
@@ -89,4 +89,4 @@ def test_check_on_a_target_that_never_reads_stops_after_the_first_scenarios_show
     rows = {row["id"]: row for row in document["rules"]}  # type: ignore[attr-defined]
     assert status == 1 and rows["STDIO-SURVIVE"]["status"] == "fail"
     assert {row["status"] for row in rows.values()} <= {"fail", "untested", "n/a"}
-    assert any("never read its stdin nor answered" in reason for reason in reasons(document))
+    assert any("read nothing of its stdin, answered nothing" in reason for reason in reasons(document))

@@ -39,9 +39,13 @@ def reference_observation(case: Case, eras: Eras = Eras.BOTH, era: Era = Era.LEG
 
     for chunk in case.chunks:
         perform(list(session.receive_data(chunk)))
+    if case.eof:  # as ``mcpref serve`` ends: the last line read, the work in flight finished
+        perform(list(session.receive_eof()))
     for timer in sorted(timers, key=lambda t: t.seconds):
         if timer.token in session._pending:
             perform(list(session.complete(timer.token)))
+    if case.eof:
+        return Observation(tuple(output), b"", True, (), eof=True)
     perform(list(session.receive_data(probe(SENTINEL_IDS[0], era))))
     return Observation(tuple(output), b"", True, SENTINEL_IDS)
 

@@ -38,8 +38,11 @@ def test_a_should_still_warns_under_spec_and_a_measurement_in_every_profile() ->
     assert _finding("STDIO-LATENCY").status(Profile.STRICT) is Status.WARN
 
 
-def test_a_row_of_notes_alone_passes_and_a_warning_or_failure_beside_them_counts() -> None:
-    assert statuses.of([Status.NOTE], seen=False, exercised=True) == statuses.PASS
+def test_a_row_of_notes_alone_passes_where_seen_and_a_warning_or_failure_beside_them_counts() -> None:
+    assert statuses.of([Status.NOTE], seen=True, exercised=True) == statuses.PASS
+    # Notes of a server never seen answering in the situation (an echo, a silence) claim nothing.
+    assert statuses.of([Status.NOTE], seen=False, exercised=True) == statuses.UNTESTED
+    assert statuses.of([Status.NOTE], seen=False, exercised=False) == statuses.UNTESTED
     assert statuses.of([Status.NOTE, Status.WARN], seen=True, exercised=True) == statuses.WARN
     assert statuses.of([Status.NOTE, Status.FAIL], seen=True, exercised=True) == statuses.FAIL
 

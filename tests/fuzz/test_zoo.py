@@ -29,6 +29,7 @@ from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.drive.waiting import Patience
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.strategies import cases
+from mcpref.reference.rules import BY_ID
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -76,7 +77,9 @@ def test_no_process_of_the_zoo_passes_a_rule_or_a_check() -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = dict(zip(ZOO, pool.map(_check, ZOO), strict=True))
     for name, (status, rows) in results.items():
-        passed = [row["id"] for row in rows if row["status"] == "pass"]
+        # A MUST is never passed by a process that is no server; a permitted alternative it was seen
+        # taking (exiting at EOF with work in flight) may read pass under spec, with its note.
+        passed = [row["id"] for row in rows if row["status"] == "pass" and BY_ID[str(row["id"])].level.mandatory]
         assert passed == [], (name, passed)
         # Failures exit 1, a run that judged nothing 3: never 0.
         assert status in (1, 3), (name, status, rows)

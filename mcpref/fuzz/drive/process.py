@@ -378,10 +378,10 @@ class Process:
                 status = self.proc.wait(EXITING)
         if status is not None:
             return f"exited with status {status}"
-        if self.read_nothing():
-            return f"never read its stdin nor answered: {self.gave_up_reading}"
         if not self.stdout_open:
             return f"wrote {self.overflowed} to stdout" if self.overflowed else "closed its stdout"
+        if self.read_nothing():
+            return f"read nothing of its stdin, answered nothing, and {self.gave_up_reading}"
         if not self.stdin_open:
             return "stopped reading its stdin"
         return f"{UNANSWERED} and {self.unanswered}" if self.unanswered else UNANSWERED

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,8 +54,21 @@ def _lost(run: Run) -> str:
 
 def _seen(scenario: Scenario, run: Run) -> bool:
     """Whether the server was seen through the scenario, so that silence on a rule is evidence: it
-    answered the liveness probe after the case, or, where the case ends at EOF, answered anything."""
-    return bool(run.observation.output) if scenario.eof else run.observation.survived
+    answered the liveness probe after the case, or, where the case ends at EOF, answered anything:
+    wrote a response that is no line of the case's own (an echo of what it read answers nothing)."""
+    if not scenario.eof:
+        return run.observation.survived
+    written = {line.rstrip(b"\r\n") for line in scenario.case.stream.split(b"\n")}
+    return any(_is_response(line) for line in run.observation.output if line.rstrip(b"\r") not in written)
+
+
+def _is_response(line: bytes) -> bool:
+    """Whether ``line`` holds a JSON-RPC response: an object with a result or an error, no method."""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(value, dict) and "method" not in value and ("result" in value or "error" in value)
 
 
 def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool) -> bool:

@@ -3,7 +3,7 @@
 ``pass`` is a claim that the server was seen keeping the rule: a scenario that exercises it ran
 to its end with the server answering, and the oracle found nothing, or under ``spec`` only notes
 (a reference decision the server took otherwise, as the specification permits; the row's note
-says what it did). ``untested`` is a rule whose
+says what it did); notes of a server never seen answering there leave the rule untested. ``untested`` is a rule whose
 scenarios never got that far (the server died or stopped answering first): nothing is claimed of
 it either way. ``n/a``: the rule does not apply to this server or version.
 """
@@ -43,9 +43,10 @@ def of(findings: Sequence[Status], seen: bool, exercised: bool) -> str:
         return FAIL
     if Status.WARN in findings:
         return WARN
-    if seen or findings:  # notes alone: the server was seen doing what the specification permits
+    if seen:  # with notes alone, the server was seen doing what the specification permits
         return PASS
-    return UNTESTED if exercised else NOT_APPLICABLE
+    # Notes of a server never seen answering in the rule's situation (an echo, a silence) claim nothing.
+    return UNTESTED if exercised or findings else NOT_APPLICABLE
 
 
 def note(row: Mapping[str, object]) -> str:
