@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from mcpref.fuzz.drive.observation import UNANSWERED
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
-from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
+from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, answered, judge_corpus
 from mcpref.fuzz.judge.oracle import Profile, Status
 from mcpref.fuzz.report import causes, statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
@@ -54,21 +53,9 @@ def _lost(run: Run) -> str:
 
 def _seen(scenario: Scenario, run: Run) -> bool:
     """Whether the server was seen through the scenario, so that silence on a rule is evidence: it
-    answered the liveness probe after the case, or, where the case ends at EOF, answered anything:
-    wrote a response that is no line of the case's own (an echo of what it read answers nothing)."""
-    if not scenario.eof:
-        return run.observation.survived
-    written = {line.rstrip(b"\r\n") for line in scenario.case.stream.split(b"\n")}
-    return any(_is_response(line) for line in run.observation.output if line.rstrip(b"\r") not in written)
-
-
-def _is_response(line: bytes) -> bool:
-    """Whether ``line`` holds a JSON-RPC response: an object with a result or an error, no method."""
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(value, dict) and "method" not in value and ("result" in value or "error" in value)
+    answered the liveness probe after the case, or, where the case ends at EOF, wrote a response
+    (``check_runs.answered``: an echo of what it read answers nothing)."""
+    return answered(scenario.case, run.observation) if scenario.eof else run.observation.survived
 
 
 def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool) -> bool:

@@ -14,6 +14,7 @@ What a kept run can hide is a behaviour that depends on what the process did bef
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -300,11 +301,26 @@ class Judged:
     @property
     def silent(self) -> bool:
         """Whether the server answered nothing in any run: one cause, STDIO-SURVIVE, for every rule."""
-        return _answered_nothing(self.results)
+        return _answered_nothing(self.scenarios, self.results)
 
 
-def _answered_nothing(results: Sequence[tuple[Run, list[Finding]]]) -> bool:
-    return bool(results) and not any(run.observation.output for run, _ in results)
+def _answered_nothing(scenarios: Sequence[Scenario], results: Sequence[tuple[Run, list[Finding]]]) -> bool:
+    return bool(results) and not any(answered(s.case, run.observation) for s, (run, _) in zip(scenarios, results, strict=False))
+
+
+def answered(case: Case, observation: Observation) -> bool:
+    """Whether the server wrote a response in a run of ``case``: a line holding an object with a
+    result or an error and no method, that is no line of the case's own (an echo answers nothing)."""
+    written = {line.rstrip(b"\r") for line in case.stream.split(b"\n")}
+    return any(_is_response(line) for line in observation.output if line.rstrip(b"\r") not in written)
+
+
+def _is_response(line: bytes) -> bool:
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(value, dict) and "method" not in value and ("result" in value or "error" in value)
 
 
 def judge_corpus(
@@ -350,7 +366,7 @@ def judge_corpus(
     # its findings are theirs, and its run is evidence for the other rules it exercised, as a
     # cleared one is.
     results = [(o.run, [] if o.kept else o.findings) for o in outcomes]
-    if _answered_nothing(results):
+    if _answered_nothing(scenarios, results):
         # What it wrote instead, a line without end, is a cause of its own.
         causes = {"STDIO-SURVIVE", "STDIO-STDOUT-MESSAGES-ONLY"}
         results = [(run, [f for f in findings if f.rule in causes]) for run, findings in results]
