@@ -96,15 +96,15 @@ FOUND = [
         marks=pytest.mark.spec("CLIENT-MOD-FALLBACK"),
     ),
     *(
-        pytest.param(Case(name, profile, f"{prefix}{scenario}", options, client), marks=pytest.mark.spec(rule))
+        pytest.param(Case(name, profile, f"{prefix}{scenario}", options, client), marks=mark)
         for prefix, era in (("", GIVES_UP), ("a modern server: ", DUAL_ERA))
-        for name, profile, scenario, rule, options, client in (
-            ("decodes_each_read", "spec", "an answer cut into pieces", "CLIENT-READ-CHUNKS", (), era),
-            ("truncates_at_64k", "strict", "a 4 MiB answer", "CLIENT-READ-LONG-LINE", (), era),
-            ("splits_at_cr", "strict", "raw CR between tokens", "CLIENT-READ-LF-ONLY", (), era),
-            ("matches_by_position", "strict", "a late answer to an earlier request first", "CLIENT-ANSWER-BY-ID", (), era),
+        for name, profile, scenario, mark, options, client in (
+            ("decodes_each_read", "spec", "an answer cut into pieces", pytest.mark.spec("CLIENT-READ-CHUNKS"), (), era),
+            ("truncates_at_64k", "strict", "a 4 MiB answer", pytest.mark.spec("CLIENT-READ-LONG-LINE"), (), era),
+            ("splits_at_cr", "strict", "raw CR between tokens", pytest.mark.spec("CLIENT-READ-LF-ONLY"), (), era),
+            ("matches_by_position", "strict", "a late answer to an earlier request first", pytest.mark.spec("CLIENT-ANSWER-BY-ID"), (), era),
             # Killed at --limit: the call came 1 or 2 s in, so it waited more than half of the 10 s.
-            ("never_times_out", "strict", "a server that never answers the call", "CLIENT-TIMEOUT", ("--limit", "10"),
+            ("never_times_out", "strict", "a server that never answers the call", pytest.mark.spec("CLIENT-TIMEOUT"), ("--limit", "10"),
              era),
         )
     ),

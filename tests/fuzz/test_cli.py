@@ -222,7 +222,7 @@ def test_replay_transcript_shows_the_session_as_it_went(tmp_path: Path) -> None:
 
 
 def test_a_transcript_shows_what_a_reader_could_miss() -> None:
-    from mcpref.fuzz.drive.process import Direction, Event
+    from mcpref.fuzz.drive.observation import Direction, Event
     from mcpref.fuzz.report.reproducer import session_transcript, visible
 
     assert visible(b'{"a":"\xe2\x80\xa8\r\x00\xff"}') == '{"a":"\\u2028\\x0d\\x00\\xff"}'

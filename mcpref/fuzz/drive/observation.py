@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,3 +23,15 @@ class Observation:
     # the line was read: it cannot have received more before writing it (LIFE-SERVER-EARLY).
     # () when unmeasured.
     sent_before: tuple[int, ...] = ()
+
+
+class Direction(enum.Enum):
+    SENT = "->"  # one write: a chunk, a probe, a reply to the target's request
+    RECEIVED = "<-"  # one complete stdout line, without its LF
+    STDERR = "!!"  # what one read of stderr gave
+
+
+@dataclass(frozen=True)
+class Event:
+    direction: Direction
+    data: bytes

@@ -18,35 +18,23 @@ modern run they are left unanswered, as a modern client on stdio leaves them.
 
 from __future__ import annotations
 
-import array
 import contextlib
-import enum
-import fcntl
 import os
 import selectors
 import signal
 import subprocess
-import termios
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.drive.client_side import SENTINEL_IDS, inspect_line
 from mcpref.fuzz.drive.echoes import Written
-from mcpref.fuzz.drive.observation import UNANSWERED
-from mcpref.fuzz.drive.signs import look, process_cpu_ns
+from mcpref.fuzz.drive.observation import UNANSWERED, Direction, Event
+from mcpref.fuzz.drive.signs import look, process_cpu_ns, unread
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.drive.waiting import Sample, Verdict, Wait
 
 EXITING = 0.25  # seconds a process whose stdout closed is given to exit, for its status to be said
-
-
-def _unread(fd: int) -> int:
-    """Bytes written to a pipe that its reader has not read yet (Linux answers on the write end)."""
-    count = array.array("i", [0])
-    fcntl.ioctl(fd, termios.FIONREAD, count)
-    return count[0]
 
 
 class TargetError(Exception):
@@ -60,18 +48,6 @@ MAX_LINES = 10_000
 # Most waits end within this, and need no look at the target's signs of work (a look reads
 # two /proc files a thread).
 QUICK = 0.02
-
-
-class Direction(enum.Enum):
-    SENT = "->"  # one write: a chunk, a probe, a reply to the target's request
-    RECEIVED = "<-"  # one complete stdout line, without its LF
-    STDERR = "!!"  # what one read of stderr gave
-
-
-@dataclass(frozen=True)
-class Event:
-    direction: Direction
-    data: bytes
 
 
 class Process:
@@ -153,7 +129,7 @@ class Process:
         """Bytes the target has read from its stdin so far; the first seen marks the end of its start-up."""
         if not self.stdin_open:
             return self.written
-        consumed = self.written - _unread(self.stdin)
+        consumed = self.written - unread(self.stdin)
         if consumed and self.first_read_at is None:
             self.first_read_at = time.monotonic()
         return consumed

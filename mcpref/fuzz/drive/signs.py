@@ -4,7 +4,10 @@ of theirs is runnable. ``Process`` waits on them (``fuzz.drive.waiting``) rather
 
 from __future__ import annotations
 
+import array
+import fcntl
 import os
+import termios
 import time
 from collections.abc import Sequence
 
@@ -78,3 +81,10 @@ def _read(path: str, size: int = 4096) -> bytes:
         return os.read(fd, size)
     finally:
         os.close(fd)
+
+
+def unread(fd: int) -> int:
+    """Bytes written to a pipe that its reader has not read yet (Linux answers on the write end)."""
+    count = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, count)
+    return count[0]

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mcpref.fuzz.drive.client_side import SENTINEL_IDS
-from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import Event, Process
+from mcpref.fuzz.drive.observation import Event, Observation
+from mcpref.fuzz.drive.process import Process
 from mcpref.fuzz.drive.timing import Timing
 from mcpref.reference.eras import DIALECTS
 from mcpref.reference.versions import KNOWN, Era

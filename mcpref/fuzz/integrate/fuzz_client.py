@@ -69,8 +69,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def rows(template: Sequence[str], failures: Sequence[ClientFailure], profile: Profile) -> list[dict[str, object]]:
     """One row per rule, its status its finding's under ``profile`` (the rule's level decides it, as
-    in every command), a failing case before a warning one."""
-    ranked = sorted(failures, key=lambda failure: failure.finding.status(profile) is not Status.FAIL)
+    in every command), a failing case before a warning one; a note (a reference decision taken
+    otherwise, under ``spec``) is no broken rule, as in a server campaign."""
+    shown = [failure for failure in failures if failure.finding.status(profile) is not Status.NOTE]
+    ranked = sorted(shown, key=lambda failure: failure.finding.status(profile) is not Status.FAIL)
     kept = {failure.rule: failure for failure in reversed(ranked)}
     return [
         {

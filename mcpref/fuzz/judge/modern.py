@@ -295,8 +295,7 @@ class ModernJudge:
         unknown_first = code == METHOD_NOT_FOUND and not self._has(request.method)
         mandatory = version not in LEGACY_NAMES and not unknown_first
         if "result" in answer:
-            stateless = self.served and mandatory
-            rule = "MOD-STATELESS" if stateless else "MOD-VERSION-UNSUPPORTED"
+            rule = "MOD-STATELESS" if (stateless := self.served and mandatory) else "MOD-VERSION-UNSUPPORTED"
             carried = ", after an earlier request for a version it supports was served" if stateless else ""
             self.find(rule, index, f"served a request for version {version!r}{carried}", "-32022", show(answer), mandatory)
         elif code != UNSUPPORTED_PROTOCOL_VERSION:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpref.fuzz.drive.client_side import SENTINEL_IDS
-from mcpref.fuzz.drive.process import Direction, Event
+from mcpref.fuzz.drive.observation import Direction, Event
 from mcpref.fuzz.drive.target import Run, probe
 from mcpref.fuzz.judge.oracle import Finding, Profile
 from mcpref.reference.versions import Era
