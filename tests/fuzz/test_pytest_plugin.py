@@ -154,7 +154,7 @@ def test_a_session_in_which_nothing_was_judged_is_not_green(project: pytest.Pyte
     result.assert_outcomes(passed=1, skipped=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["mcpref: nothing was judged of true: every selected rule was untested or n/a*",
-                                 "SKIPPED [[]1[]] pyproject.toml:1: FRAME-EOF-PARTIAL: untested: the server exited*"])  # fmt: skip
+                                 "SKIPPED [[]1[]] pyproject.toml:1: FRAME-EOF-PARTIAL: untested: the scenario * could not be judged: the server answered nothing and exited*"])  # fmt: skip
 
 
 def test_a_selection_error_names_the_plugins_own_option(project: pytest.Pytester) -> None:
