@@ -227,7 +227,8 @@ def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     assert isinstance(findings, list)
     if findings:
         seen = str(findings[0]["actual"])  # a predicate of the server (``Process.ending``)
-        return f"the server {seen}" if seen.startswith(UNANSWERED) else f"the server {seen} before answering"
+        said = seen.startswith(UNANSWERED) or "answered nothing" in seen  # it says so already
+        return f"the server {seen}" if said else f"the server {seen} before answering"
     if any(OUTLASTED in str(row.get("reason", "")) for row in rows):
         return f"the server {OUTLASTED} before answering"
     return next(str(row["reason"]) for row in rows if row["status"] == statuses.UNTESTED)
