@@ -14,7 +14,7 @@ import pytest
 
 from mcpref.fuzz.drive.client_run import TemplateError, expand, run_client
 from mcpref.fuzz.drive.scripted_server import cut_line
-from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, era_of, scenario
+from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript, era_of, scenario
 from mcpref.fuzz.integrate.cli import main
 from mcpref.fuzz.judge.client import judge_client
 from mcpref.reference.rules import CLIENT_RULES
@@ -141,6 +141,30 @@ def test_answers_out_of_order_are_written_newest_first() -> None:
     client = [sys.executable, "-c", PIPELINING_CLIENT, "{server}"]
     assert run_client(client, PLAIN).stdout == b"[2, 3]\n"
     assert run_client(client, scenario("", reorder=True)).stdout == b"[3, 2]\n"
+
+
+PINGING_CLIENT = """
+import json, subprocess, sys
+
+server = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def ask(message):
+    server.stdin.write(json.dumps(message).encode() + b"\\n")
+    server.stdin.flush()
+    return json.loads(server.stdout.readline())
+ask({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "p", "version": "1"}}})
+print(ask({"jsonrpc": "2.0", "id": 2, "method": "ping"}))
+server.stdin.close()
+server.wait()
+"""
+
+
+@pytest.mark.spec("CLIENT-ANSWER-BY-ID")
+@pytest.mark.parametrize("script", [PLAIN, scenario("", reorder=True)], ids=["plain", "reordered"])
+def test_a_ping_draws_the_same_empty_result_whatever_the_order_of_answers(script: ServerScript) -> None:
+    """Answers out of order differ from the plain ones only in their order: a ping is answered still."""
+    run = run_client([sys.executable, "-c", PINGING_CLIENT, "{server}"], script)
+    assert run.stdout == b"{'jsonrpc': '2.0', 'id': 2, 'result': {}}\n"
 
 
 @pytest.mark.spec("CLIENT-SERVER-GONE")

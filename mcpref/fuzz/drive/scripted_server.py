@@ -92,8 +92,12 @@ class Player:
             self.declared = declared if isinstance(declared, dict) else {}
             self.held.append((time.monotonic() + HOLD, self._initialize(request_id, params), "initialize-answer"))
             return
-        if method == "ping" and not self.script.reorder:
-            self.write({"jsonrpc": "2.0", "id": request_id, "result": {}}, "answer:ping")
+        if method == "ping":  # the same empty result in every scenario: reordered, it is only held
+            pong: JsonObject = {"jsonrpc": "2.0", "id": request_id, "result": {}}
+            if self.script.reorder and self.opened:
+                self.held.append((time.monotonic() + REORDER_HOLD, pong, "answer:ping"))
+            else:
+                self.write(pong, "answer:ping")
             return
         if self.opened and not self.asked_once:
             self.asked_once = True
