@@ -1,4 +1,5 @@
-"""SIGINT and SIGTERM during ``check`` and ``fuzz``: every target's process group is killed, the
+"""SIGINT and SIGTERM during ``check``, ``fuzz``, ``check-client`` and ``fuzz-client``: every target's
+(every client's) process group is killed, the
 partial report is printed, marked interrupted, and the status is 128 + the signal's number, with
 one line on stderr and no traceback.
 
@@ -8,11 +9,17 @@ still waiting on it when the signal comes, whatever the machine's speed. Against
 pings alone, so that the campaign runs case after case, starting targets, until its long budget. The
 signal is sent once enough targets have written their file (no sleep stands for that), and after
 mcpref's exit no process is alive in any of their groups (the target's child included).
+
+The client (``tests/hostile/client_reports_its_group.py``) does the same, and starts the scripted
+server it is given, in its group: against ``check-client`` it then hangs, with a long limit, so that
+the scenarios under way are cut short; against ``fuzz-client`` it ends at once, so that the campaign
+runs case after case until the signal.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import subprocess
 import sys
@@ -23,6 +30,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = ROOT / "tests" / "hostile" / "reports_its_group.py"
+CLIENT = ROOT / "tests" / "hostile" / "client_reports_its_group.py"
 HANG_GUARD = 120.0  # seconds: a run that outlives this after its signal is a failure, not a wait
 
 
@@ -43,8 +51,17 @@ def interrupted(
     """``command`` (mcpref's arguments before the target) run until ``ready`` targets have started,
     then sent ``signum``; its completed process, once no process of any target's group is left."""
     markers = tmp_path / "markers"
+    target = [sys.executable, str(TARGET), str(markers), *mode]
+    return signalled(tmp_path, [*command, "--idle-limit", "600", "--", *target], signum, ready)
+
+
+def signalled(tmp_path: Path, command: list[str], signum: int, ready: int) -> subprocess.CompletedProcess[str]:
+    """mcpref run with ``command`` until ``ready`` processes have written their marker into
+    ``tmp_path / "markers"``, then sent ``signum``; its completed process, once no process of any of
+    their groups is left."""
+    markers = tmp_path / "markers"
     markers.mkdir()
-    argv = [sys.executable, "-m", "mcpref", *command, "--idle-limit", "600", "--", sys.executable, str(TARGET), str(markers), *mode]
+    argv = [sys.executable, "-m", "mcpref", *command]
     proc = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + HANG_GUARD
@@ -96,3 +113,25 @@ def test_a_signal_during_fuzz_ends_every_target_and_prints_the_partial_report(
     done = interrupted(tmp_path, [*command, "--campaign-dir", str(tmp_path / "c")], signum, 4 + 3 * jobs, "pings")
     check_ended(done, signum)
     assert f'"interrupted": "{signal.Signals(signum).name}"' in report.read_text()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_during_check_client_ends_every_client_and_prints_the_partial_report(tmp_path: Path, signum: int) -> None:
+    client = [sys.executable, str(CLIENT), str(tmp_path / "markers"), "hangs", "{server}"]
+    # Two clients started: the plain tool call's and another scenario's, both waiting.
+    done = signalled(tmp_path, ["check-client", "--limit", "600", "--", *client], signum, ready=2)
+    check_ended(done, signum)
+    assert f"was stopped when mcpref got {signal.Signals(signum).name}" in done.stdout  # the rules left untested say why
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_during_fuzz_client_ends_every_client_and_prints_the_partial_report(tmp_path: Path, signum: int) -> None:
+    client = [sys.executable, str(CLIENT), str(tmp_path / "markers"), "quits", "{server}"]
+    command = ["fuzz-client", "--seed", "1", "--cases", "100000", "--json", "--"]
+    # Clients started one after the other: the third starts once the plain call and a case are done.
+    done = signalled(tmp_path, [*command, *client], signum, ready=3)
+    assert done.returncode == 128 + signum, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr, done.stderr
+    name = signal.Signals(signum).name
+    assert done.stderr.splitlines()[-1] == f"mcpref: interrupted by {name}: what was judged before it is reported"
+    assert json.loads(done.stdout)["interrupted"] == name

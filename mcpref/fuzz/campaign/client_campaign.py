@@ -13,7 +13,8 @@ Shrinking may take as many cases again, and at least ``SHRINK_CASES``: a
 differential failure costs the client's own timeout per run, and a script of three changes
 needs a few dozen runs to lose two of them. A time budget (``budget``, seconds of the campaign's
 own clock) ends it too, after the case under way: the cases run are then the first of those the
-same seed and case budget would run.
+same seed and case budget would run. SIGINT or SIGTERM (``drive.stopping``) ends it as the budget
+does, the case under way cut short and not counted, and what was found is not attributed further.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from hypothesis.database import ExampleDatabase
 
 from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, reproducible
 from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, run_client
+from mcpref.fuzz.drive.timing import OutOfTime
 from mcpref.fuzz.generate.client_scripts import (
     DIFFERENTIAL,
     FEATURES,
@@ -159,10 +161,10 @@ class ClientCampaign:
             try:
                 with reproducible():
                     test()
-            except _BudgetSpent:
+            except (_BudgetSpent, OutOfTime):  # OutOfTime: a signal stopped the run
                 break
             except (Divergence, BaseExceptionGroup) as raised:
-                if isinstance(raised, BaseExceptionGroup) and raised.split((Divergence, _BudgetSpent))[1] is not None:
+                if isinstance(raised, BaseExceptionGroup) and raised.split((Divergence, _BudgetSpent, OutOfTime))[1] is not None:
                     raise  # anything else is our bug, and must surface
             else:
                 break  # no new failure: the search is exhausted
@@ -189,9 +191,12 @@ class ClientCampaign:
             if failure.rule == rule or getattr(script, change) == getattr(PLAIN, change):
                 continue
             undone = replace(script, **{change: getattr(PLAIN, change)})
-            rerun = run_client(self.template, scenario(describe(undone), **_changes(undone)), self.limit)
+            try:
+                rerun = run_client(self.template, scenario(describe(undone), **_changes(undone)), self.limit)
+                verdict = judge_client(rerun, self._plain(undone))
+            except OutOfTime:  # a signal stopped the run: the failure stays under the rule it was found under
+                return failure
             self.cases += 1
-            verdict = judge_client(rerun, self._plain(undone))
             if failure.rule not in verdict.seen or failure.rule in {finding.rule for finding in verdict.findings}:
                 continue  # still broken, or no longer in its situation: the change is not the cause
             first = failure.finding

@@ -5,6 +5,8 @@ The client is started from a command template (an argv list, no shell) in which 
 shell-quoted command line (for clients that take the server as one string). The client runs in a
 process group of its own, with stdin from /dev/null, until it exits or ``limit`` seconds pass;
 then the group is killed. What the scripted server recorded is read back as ``RecordEvent``s.
+The group is ``stopping``'s while it runs: on SIGINT or SIGTERM it is killed whole (the scripted
+server, the client's child, with it), and the run, cut short, is no verdict: ``OutOfTime``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.client_scripts import ServerScript
 
 PLACEHOLDER = "{server}"
@@ -92,6 +95,7 @@ def _kill_group(pgid: int) -> None:
 
 
 def run_client(template: Sequence[str], script: ServerScript, limit: float = LIMIT) -> ClientRun:
+    stopping.check()  # no new client once a signal stopped the run
     with tempfile.TemporaryDirectory(prefix="mcpref-client-") as folder:
         script_file, record_file = Path(folder, "script.json"), Path(folder, "record.jsonl")
         script_file.write_text(script.dumps(), encoding="utf-8")
@@ -99,18 +103,24 @@ def run_client(template: Sequence[str], script: ServerScript, limit: float = LIM
         process = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
         )
+        stopping.enter(process.pid)  # its group is killed on SIGINT or SIGTERM
         try:
-            stdout, stderr = process.communicate(timeout=limit)
-            status: int | None = process.returncode
-        except subprocess.TimeoutExpired:
+            try:
+                stdout, stderr = process.communicate(timeout=limit)
+                status: int | None = process.returncode
+            except subprocess.TimeoutExpired:
+                _kill_group(process.pid)
+                stdout, stderr = process.communicate()
+                status = None
+            ended = time.monotonic()
+            deadline = ended + SERVER_END_WAIT
+            while _running(_events(record_file)) and time.monotonic() < deadline:
+                stopping.check()  # a scripted server killed by a signal records no end
+                time.sleep(0.02)
+            stopping.check()
+        finally:
             _kill_group(process.pid)
-            stdout, stderr = process.communicate()
-            status = None
-        ended = time.monotonic()
-        deadline = ended + SERVER_END_WAIT
-        while _running(_events(record_file)) and time.monotonic() < deadline:
-            time.sleep(0.02)
+            stopping.leave(process.pid)  # the client is reaped: the group's id may be another's from now on
         events = _events(record_file)
         leftover = status is not None and _running(events)
-        _kill_group(process.pid)
         return ClientRun(script, events, status, ended, stdout, stderr, leftover, limit)

@@ -15,11 +15,13 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
+from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, TemplateError, run_client
+from mcpref.fuzz.drive.timing import OutOfTime
 from mcpref.fuzz.generate.client_scripts import MODERN_PLAIN, PLAIN, SCRIPTS, ServerScript, era_of, plain_of
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
@@ -91,12 +93,23 @@ def reproducer(template: Sequence[str], script: ServerScript) -> str:
 
 def run_scenarios(template: Sequence[str], scripts: Sequence[ServerScript], limit: float = LIMIT) -> list[tuple[ClientRun, ClientVerdict]]:
     """Each of ``scripts`` run and judged; the plain tool call of each era they hold is run whatever
-    they are, to compare with (the legacy one always: a dual-era client's fallback is keyed to it)."""
+    they are, to compare with (the legacy one always: a dual-era client's fallback is keyed to it).
+    After SIGINT or SIGTERM, only those that ran to their end, with their plain call, are judged."""
     plains = [PLAIN, *([MODERN_PLAIN] if any(script.modern for script in scripts) else [])]
     played = [*plains, *(script for script in scripts if script not in plains)]
     with ThreadPoolExecutor(WORKERS) as pool:
-        runs = dict(zip(played, pool.map(lambda script: run_client(template, script, limit), played), strict=True))
-    return [(runs[script], judge_client(runs[script], runs[plain_of(script)])) for script in played if script in scripts]
+        futures = {script: pool.submit(run_client, template, script, limit) for script in played}
+    runs = {script: future.result() for script, future in futures.items() if not _stopped(future)}
+    return [
+        (runs[script], judge_client(runs[script], runs[plain_of(script)]))
+        for script in played
+        if script in scripts and script in runs and plain_of(script) in runs
+    ]
+
+
+def _stopped(future: Future[ClientRun]) -> bool:
+    """Whether a signal cut the run short (any other exception is raised by ``result``)."""
+    return isinstance(future.exception(), OutOfTime)
 
 
 def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcript: bool, limit: float = LIMIT) -> int:
@@ -105,6 +118,8 @@ def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcr
     done = reported(command, lambda: run_scenarios(command, [reproducer.script], limit))
     if done is None:
         return EXIT_USAGE
+    if not done:  # stopped by a signal: nothing to report
+        raise OutOfTime
     [(run, verdict)] = done
     if transcript:  # <- what the client wrote, -> what the scripted server wrote, -- what befell it
         for event in run.events:
@@ -139,20 +154,27 @@ def client_rows(template: Sequence[str], profile: Profile, limit: float = LIMIT)
     return rows(template, run_scenarios(template, SCRIPTS, limit), profile)
 
 
-def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdict]], profile: Profile) -> list[dict[str, object]]:
+def rows(
+    template: Sequence[str],
+    results: Sequence[tuple[ClientRun, ClientVerdict]],
+    profile: Profile,
+    stopped: Sequence[ServerScript] = (),
+) -> list[dict[str, object]]:
+    """One row per CLIENT-* rule; a rule listed only by ``stopped`` scenarios (cut short by a signal) is untested."""
     table_rows: list[dict[str, object]] = []
     speaks_modern = any("CLIENT-MOD-META" in verdict.seen for _, verdict in results)  # it wrote _meta versions
     for rule in CLIENT_RULES:
         exercised = [run for run, _ in results if rule.id in run.script.rules]
+        cut = [script.name for script in stopped if rule.id in script.rules]
         seen = any(rule.id in verdict.seen for _, verdict in results)
         hits = [(run, f) for run, verdict in results for f in verdict.findings if f.rule == rule.id]
         hits.sort(key=lambda hit: hit[1].status(profile) is not Status.FAIL)
-        status = statuses.of([f.status(profile) for _, f in hits], seen, bool(exercised))
+        status = statuses.of([f.status(profile) for _, f in hits], seen, bool(exercised or cut))
         row: dict[str, object] = {
             "id": rule.id,
             "level": rule.level.value,
             "status": status,
-            "scenarios": [run.script.name for run in exercised],
+            "scenarios": [run.script.name for run in exercised] + cut,
             "findings": [
                 {
                     "scenario": run.script.name,
@@ -165,7 +187,9 @@ def rows(template: Sequence[str], results: Sequence[tuple[ClientRun, ClientVerdi
                 for run, f in hits
             ],
         }
-        if status == statuses.UNTESTED:
+        if status == statuses.UNTESTED and cut and not exercised:
+            row["reason"] = f'"{cut[0]}" was stopped when mcpref got {stopping.name()}'
+        elif status == statuses.UNTESTED:
             first = exercised[0]
             what = "reached the situation" if first.events else "started the scripted server"
             row["reason"] = f'the client never {what} in "{first.script.name}"'
@@ -206,15 +230,21 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     if ran is None:
         return EXIT_USAGE
     baseline, results = ran
-    found = rows(template, results, profile)
+    done = {run.script for run, _ in results}
+    found = rows(template, results, profile, [script for script in scripts if script not in done])
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
         ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml))
     if args.json:
-        print(json.dumps({"command": template, "profile": profile.value, "side": "client", "rules": found}, indent=2))
+        document: dict[str, object] = {"command": template, "profile": profile.value, "side": "client", "rules": found}
+        if stopping.received() is not None:
+            document["interrupted"] = stopping.name()
+        print(json.dumps(document, indent=2))
     else:
         shown = [(str(row["id"]), str(row["level"]), str(row["status"]), statuses.note(row)) for row in found]
         print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown))
         print(statuses.summary(found))
+    if stopping.received() is not None:
+        print(f"interrupted by {stopping.name()}: a partial report")
     label = shlex.join(template)
     if args.html is not None:
         write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref check-client: {label}"))

@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from mcpref.fuzz.drive import waiting
+from mcpref.fuzz.drive import stopping, waiting
 from mcpref.fuzz.drive.client_run import TemplateError
 from mcpref.fuzz.drive.process import TargetError
 from mcpref.fuzz.drive.target import run_case
@@ -163,7 +163,11 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
     if args.junit_xml is not None and not args.clients:  # each failure in the XML names a reproducer file
         for label, command in zip(labels, commands, strict=True):
             ci.save_reproducers(columns[label], command, profile, ci.reproducers_beside(args.junit_xml, label))
+    if stopping.received() is not None:
+        result["interrupted"] = stopping.name()
     print(json.dumps(result, indent=2) if args.json else render(result, args.clients))
+    if stopping.received() is not None and not args.json:
+        print(f"interrupted by {stopping.name()}: a partial report")
     if args.html is not None:
         write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
     return ci.conclude(args, profile, "mcpref compare", columns, baseline, {label: label for label in labels}, seconds)

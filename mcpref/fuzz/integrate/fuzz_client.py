@@ -21,6 +21,7 @@ from pathlib import Path
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
+from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.corpus_modern import era_of_version
 from mcpref.fuzz.integrate.check_client import add_era_arguments, reported, reproducer
 from mcpref.fuzz.judge.client import judge_client
@@ -126,6 +127,8 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
             "command": template, "profile": profile.value, "side": "client", "seed": seed, "cases": outcome.cases,
             "first_found": outcome.first_found,
         }  # fmt: skip
+        if stopping.received() is not None:
+            document["interrupted"] = stopping.name()
         print(json.dumps({**document, "rules": found}, indent=2))
     else:
         shown = [(str(row["id"]), str(row["level"]), str(row["status"]), statuses.note(row)) for row in found]
@@ -136,6 +139,8 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
             assert isinstance(findings, list)
             print(f"{row['id']}: {findings[0]['reproducer']}")
         print(f"{outcome.cases} cases, seed {seed}: " + (statuses.summary(found) or "nothing found"))
+        if stopping.received() is not None:
+            print(f"interrupted by {stopping.name()}: a partial report")
     label = shlex.join(template)
     if args.html is not None:
         write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref fuzz-client: {label}"))
