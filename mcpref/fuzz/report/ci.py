@@ -15,6 +15,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.client_scripts import ServerScript
 from mcpref.fuzz.generate.corpus_modern import BY_NAME
 from mcpref.fuzz.judge.oracle import Profile
@@ -74,7 +75,7 @@ def conclude(
             print(line, file=sys.stderr)
     new = failed if verdict is None else verdict.new
     status = exits.of(any(new.values()), judged, verdict is None or verdict.held)
-    if status == exits.NOTHING_JUDGED:
+    if status == exits.NOTHING_JUDGED and stopping.received() is None:  # else the interruption is the news
         print(f"{name}: {exits.NOTHING_JUDGED_LINE}", file=sys.stderr)
     return status
 
