@@ -6,19 +6,24 @@ Time is the benchmarks' to measure (item 9); these tests check what the run show
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
 import sys
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import MAX_LINES
-from mcpref.fuzz.drive.target import run_case
+from mcpref.fuzz.drive.target import Run, run_case
 from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.judge.oracle import judge_run
+from mcpref.fuzz.judge.session import Session
+from mcpref.fuzz.report.reproducer import TRANSCRIPT_RECEIVED, transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -40,6 +45,34 @@ def test_a_flood_is_read_up_to_the_cap_of_a_case_and_no_further(name: str) -> No
     assert run.observation.ending.startswith("wrote more than "), run.observation.ending
     assert run.observation.ending.endswith(" to stdout")
     assert "STDIO-STDOUT-MESSAGES-ONLY" in {f.rule for f in judge_run(HANDSHAKE, run)}
+
+
+@pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
+def test_a_judged_session_and_the_output_it_holds_are_freed_without_waiting_for_the_cycle_collector() -> None:
+    # A campaign's many live objects make full collections rare: a session left in a cycle would keep
+    # a flood's lines and its findings, one a line, for many cases.
+    output = (b"not a message",) * 100
+    session = Session(HANDSHAKE, Observation(output))
+    session.modern.find("STDIO-STDOUT-MESSAGES-ONLY", 0, "a line that is not a message", "a message", "x", None)
+    assert [f.rule for f in session.findings] == ["STDIO-STDOUT-MESSAGES-ONLY"]
+    held = weakref.ref(session)
+    gc.disable()
+    try:
+        del session
+        assert held() is None
+    finally:
+        gc.enable()
+
+
+def test_a_failures_transcript_shows_a_floods_first_lines_each_cut_and_counts_the_rest() -> None:
+    # A fuzz report's transcript of a flood: kilobytes, not the 16 MiB the case kept.
+    output = (b"x" * 2**20,) * (TRANSCRIPT_RECEIVED + 5)
+    run = Run(Observation(output, trailing=b"y" * 2**20), None, b"", ())
+    lines = transcript([HANDSHAKE], run)
+    assert sum(map(len, lines)) < 1_000_000
+    assert lines[-2] == "<- (5 more lines received, not shown)"
+    assert lines[1].startswith("<- xxx") and lines[1].endswith(f"({2**20:,} bytes in all)")
+    assert lines[-1].startswith("<- (unterminated) yyy")
 
 
 def test_a_target_given_up_on_before_it_read_a_byte_is_sent_nothing_more() -> None:

@@ -78,8 +78,6 @@ class _RoundSpent(BaseException):
     """ROUND_CASES cases ran in this round: the next begins with a Hypothesis of its own."""
 
 
-
-
 class Campaign:
     def __init__(
         self,
@@ -289,29 +287,11 @@ class Campaign:
                 raise _BudgetSpent
             if self.max_cases is None and self.stats.cases - self._round_start >= ROUND_CASES:
                 raise _RoundSpent
-            run, findings = self.execute(case)
-            if self.rules is not None:  # a rule left out is no failure, nor a warning
-                findings = [finding for finding in findings if finding.rule in self.rules]
-            self.stats.cases += 1
-            for finding in findings:
-                if finding.status(self.profile) is Status.WARN:
-                    if finding.rule not in self.warnings:  # a new warning: ``execute`` ran it fresh
-                        # The warned finding first: it is the one a Failure shows.
-                        shown = [finding, *(f for f in findings if f is not finding)]
-                        self.warnings[finding.rule] = Failure(finding.rule, case, run, shown)
-                    event(f"warn {finding.rule}")
+            found = self._case(case, known)
             self._report_progress(deadline, shrinking)
-            failing = failing_findings(findings, self.profile)
-            if not failing:
-                return
-            new = [finding for finding in failing if finding.rule not in known]
-            rule = (new or failing)[0].rule
-            if self.stats.first_failure is None:
-                self.stats.first_failure = self.stats.cases
-            self._keep(Failure(rule, case, run, findings))
-            del run  # Hypothesis keeps the frames of what it raises: not a run of up to 16 MiB
-            if new:
-                raise divergence(rule)(f"{rule}: {new[0].message}")
+            if found is not None:
+                # Hypothesis caches what failing cases raise, frames and all: here no run (16 MiB) nor findings.
+                raise divergence(found[0])(found[1])
 
         while self._round(probe):
             # Hypothesis stops searching soon after the last new failure it finds, and remembers every
@@ -324,6 +304,27 @@ class Campaign:
         if self.attributing:
             failures = self.attributed(failures)
         return Outcome(settled(failures, self.warnings, self.profile), self.stats, self.warnings)
+
+    def _case(self, case: Case, known: set[str]) -> tuple[str, str] | None:
+        """Run, judge, count and keep ``case``; the rule and message of a failure new in this round."""
+        run, findings = self.execute(case)
+        if self.rules is not None:  # a rule left out is no failure, nor a warning
+            findings = [finding for finding in findings if finding.rule in self.rules]
+        self.stats.cases += 1
+        for finding in findings:
+            if finding.status(self.profile) is Status.WARN:
+                if finding.rule not in self.warnings:  # a new warning: ``execute`` ran it fresh
+                    # The warned finding first: it is the one a Failure shows.
+                    shown = [finding, *(f for f in findings if f is not finding)]
+                    self.warnings[finding.rule] = Failure(finding.rule, case, run, shown)
+                event(f"warn {finding.rule}")
+        if not (failing := failing_findings(findings, self.profile)):
+            return None
+        new = [finding for finding in failing if finding.rule not in known]
+        rule = (new or failing)[0].rule
+        self.stats.first_failure = self.stats.first_failure or self.stats.cases
+        self._keep(Failure(rule, case, run, findings))
+        return (rule, f"{rule}: {new[0].message}") if new else None
 
     def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
         """The failures, each under the rule its case breaks once re-run otherwise (``attribute``),

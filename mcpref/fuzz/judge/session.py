@@ -9,6 +9,7 @@ chose (``Target``), and the requests whose answer is settled only once id-null a
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TypeAlias
@@ -19,6 +20,7 @@ from mcpref.fuzz.judge.lines import read_input
 from mcpref.fuzz.judge.modern import (
     LEGACY_NAMES,
     MODERN_NAMES,
+    Find,
     ModernJudge,
     ModernServer,
     error_code,
@@ -77,6 +79,20 @@ class Answer:
 Pending: TypeAlias = tuple[int, RequestId, str]
 
 
+def _weakly(find: Find) -> Find:
+    """``find``, without the reference to its session that would make a cycle of the session and its
+    ``modern``: a session judged is then freed at once, with the findings and the output it holds (up to
+    16 MiB a case), not at a full collection, which a campaign's many live objects make rare."""
+    method = weakref.WeakMethod(find)
+
+    def found(rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None) -> None:
+        bound = method()
+        assert bound is not None  # a judge is only called while its session judges
+        bound(rule, line, message, expected, actual, mandatory)
+
+    return found
+
+
 class Session:
     def __init__(self, stream: bytes, observation: Observation) -> None:
         self.input = read_input(stream)
@@ -117,7 +133,7 @@ class Session:
         self.progress_tokens: dict[IdKey, list[RequestId]] = {}
         self.discovered = False  # a server/discover was answered with a result
         self.off_script_from: int | None = None  # the line of an initialize sent after that
-        self.modern = ModernJudge(ModernServer(), self.find, witnessed=self.witnessed)
+        self.modern = ModernJudge(ModernServer(), _weakly(self.find), witnessed=self.witnessed)
         # Modern requests are judged against what the server showed of the modern era.
         self.modern_target = Target(accepted_init=True, ready=True, version=min(MODERN_NAMES), capabilities=None)
 

@@ -115,9 +115,13 @@ def paced_shell_line(argv: list[str], chunks: Sequence[bytes], probed: bool = Tr
 
 def transcript(chunks: Sequence[bytes], run: Run) -> list[str]:
     lines = [f"-> {chunk.decode('utf-8', 'backslashreplace')!r}" for chunk in chunks]
-    lines += [f"<- {line.decode('utf-8', 'backslashreplace')}" for line in run.observation.output]
+    output = run.observation.output
+    # A flood's first lines say what it is: a report holds kilobytes of it, not the 16 MiB a case keeps.
+    lines += [f"<- {visible(line)}" for line in output[:TRANSCRIPT_RECEIVED]]
+    if len(output) > TRANSCRIPT_RECEIVED:
+        lines.append(f"<- ({len(output) - TRANSCRIPT_RECEIVED:,} more lines received, not shown)")
     if run.observation.trailing:
-        lines.append(f"<- (unterminated) {run.observation.trailing.decode('utf-8', 'backslashreplace')}")
+        lines.append(f"<- (unterminated) {visible(run.observation.trailing)}")
     return lines
 
 
