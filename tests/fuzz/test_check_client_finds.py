@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.integrate.cli import main
+from mcpref.fuzz.report.notes import citation
 from mcpref.reference.rules import CLIENT_RULES
 
 BUGGY = Path(__file__).resolve().parents[2] / "examples" / "buggy_clients"
@@ -178,3 +179,11 @@ def test_each_example_client_is_tested_and_listed_in_the_readme() -> None:
     assert examples == {case.name for param in FOUND for case in param.values if isinstance(case, Case)}
     readme = (BUGGY / "README.md").read_text(encoding="utf-8")
     assert [name for name in sorted(examples) if f"`{name}.py`" not in readme] == []
+
+
+@pytest.mark.spec("CLIENT-ID-TYPE")
+def test_a_failure_line_in_the_terminal_cites_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    example = [sys.executable, str(BUGGY / "null_ids.py"), "--tool", "echo", "--", "{server}"]
+    assert main(["check-client", "--scenario", PLAIN, "--", *example]) == 1
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("CLIENT-ID-TYPE")]
+    assert " fail " in line and line.endswith(f"; see {citation('CLIENT-ID-TYPE')}"), line

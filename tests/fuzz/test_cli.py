@@ -13,6 +13,7 @@ import pytest
 from mcpref.fuzz.generate.corpus import SCENARIOS
 from mcpref.fuzz.generate.messages import encode, request
 from mcpref.fuzz.judge.oracle import Profile
+from mcpref.fuzz.report.notes import citation
 from mcpref.fuzz.report.reproducer import (
     SHELL_LINE_MAX,
     STDERR_INLINE,
@@ -217,7 +218,8 @@ def test_replay_transcript_shows_the_session_as_it_went(tmp_path: Path) -> None:
     ]
     assert '<- {"jsonrpc":"2.0","id":7,"result":{}}' in lines
     assert any(line.startswith("!! ") and "ready" in line for line in lines)
-    assert "fail RPC-PARSE-ERROR: no answer (expected error -32700 with id null)" in lines
+    cited = f"; see {citation('RPC-PARSE-ERROR')}"
+    assert f"fail RPC-PARSE-ERROR: no answer (expected error -32700 with id null){cited}" in lines
     assert done.returncode == 1
 
 

@@ -26,7 +26,7 @@ from mcpref.fuzz.generate.client_scripts import MODERN_PLAIN, PLAIN, SCRIPTS, Se
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client
 from mcpref.fuzz.judge.findings import Profile, Status
-from mcpref.fuzz.report import ci, exits, html, statuses
+from mcpref.fuzz.report import causes, ci, exits, html, statuses
 from mcpref.fuzz.report.baseline import BaselineError
 from mcpref.fuzz.report.client_reproducer import ClientReproducer
 from mcpref.fuzz.report.matrix import combine
@@ -240,7 +240,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
             document["interrupted"] = stopping.name()
         print(json.dumps(document, indent=2))
     else:
-        shown = [(str(row["id"]), str(row["level"]), str(row["status"]), statuses.note(row)) for row in found]
+        shown = [(str(row["id"]), str(row["level"]), str(row["status"]), causes.note(row)) for row in found]
         print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown))
         print(statuses.summary(found))
     if stopping.received() is not None:

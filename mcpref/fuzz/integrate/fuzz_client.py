@@ -26,7 +26,7 @@ from mcpref.fuzz.generate.corpus_modern import era_of_version
 from mcpref.fuzz.integrate.check_client import add_era_arguments, reported, reproducer
 from mcpref.fuzz.judge.client import judge_client
 from mcpref.fuzz.judge.findings import Profile, Status
-from mcpref.fuzz.report import ci, exits, html, statuses
+from mcpref.fuzz.report import causes, ci, exits, html, statuses
 from mcpref.fuzz.report.matrix import combine
 from mcpref.fuzz.report.reproducer import finding_json, table, write_atomic
 from mcpref.reference.rules import BY_ID, CLIENT_RULES
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
             document["interrupted"] = stopping.name()
         print(json.dumps({**document, "rules": found}, indent=2))
     else:
-        shown = [(str(row["id"]), str(row["level"]), str(row["status"]), statuses.note(row)) for row in found]
+        shown = [(str(row["id"]), str(row["level"]), str(row["status"]), causes.note(row)) for row in found]
         if shown:
             print(table(["ID", "LEVEL", "STATUS", "NOTE"], shown))
         for row in found:

@@ -25,9 +25,11 @@ from mcpref.fuzz.drive.target import run_case
 from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.integrate import check_client as check_client_command
+from mcpref.fuzz.integrate.check_runs import answered
 from mcpref.fuzz.judge.oracle import Finding, Status, judge, judge_run
 from mcpref.fuzz.report import exits
 from mcpref.fuzz.report.client_reproducer import client_reproducer, is_client
+from mcpref.fuzz.report.notes import citation
 from mcpref.fuzz.report.reproducer import (
     FORMAT,
     Reproducer,
@@ -119,13 +121,16 @@ def run(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> 
     failing = [f for f in findings if f.status(reproducer.profile) is Status.FAIL]
     for finding in findings:
         print(
-            f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected})"
+            f"{finding.status(reproducer.profile).value} {finding.rule}: {finding.message} (expected {finding.expected});"
+            f" see {citation(finding.rule)}"
         )
     # Seen through as check sees a scenario: the liveness probe answered, or for a case ending at
-    # EOF, any answer. Silence is no pass, and what it leaves unanswered only warns of it.
-    seen = bool(run.observation.output) if reproducer.eof else run.observation.survived
+    # EOF, a response that is no echo. Silence is no pass, and what it leaves unanswered only warns of it.
+    seen = answered(case, run.observation) if reproducer.eof else run.observation.survived
     if not (seen or failing):
-        print(f"the case could not be judged: the server {run.observation.ending or 'exited'} before answering")
+        ending = run.observation.ending or "exited"
+        said = "answered nothing" in ending or ending.startswith("did not answer")
+        print(f"the case could not be judged: the server {ending}{'' if said else ' before answering'}")
     elif not findings:
         print("no divergence: the case passes")
     return exits.of(bool(failing), seen)
