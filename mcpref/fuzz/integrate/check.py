@@ -7,11 +7,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from mcpref.fuzz.drive.observation import UNANSWERED
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
-from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, answered, judge_corpus
+from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus, seen_through, unjudged
 from mcpref.fuzz.judge.oracle import Profile, Status
 from mcpref.fuzz.report import causes, statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
@@ -52,10 +51,8 @@ def _lost(run: Run) -> str:
 
 
 def _seen(scenario: Scenario, run: Run) -> bool:
-    """Whether the server was seen through the scenario, so that silence on a rule is evidence: it
-    answered the liveness probe after the case, or, where the case ends at EOF, wrote a response
-    (``check_runs.answered``: an echo of what it read answers nothing)."""
-    return answered(scenario.case, run.observation) if scenario.eof else run.observation.survived
+    """Whether the server was seen through the scenario (``check_runs.seen_through``)."""
+    return seen_through(scenario.case, scenario.eof, run.observation)
 
 
 def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool) -> bool:
@@ -189,11 +186,11 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
             ),
         }
         if status == statuses.UNTESTED:
-            seen_through = [f'"{s.name}"' for s, run, _ in exercised if _seen(s, run)]
+            passed = [f'"{s.name}"' for s, run, _ in exercised if _seen(s, run)]
             s, run, _ = exercised[0]
             row["reason"] = (
-                f"no scenario showed {SITUATIONS[rule.id]} ({' and '.join(seen_through)} ran through without one)"
-                if seen_through
+                f"no scenario showed {SITUATIONS[rule.id]} ({' and '.join(passed)} ran through without one)"
+                if passed
                 else f'the scenario "{s.name}" could not be judged: the server {_lost(run)}'
             )
         elif status == statuses.NOT_APPLICABLE:
@@ -226,11 +223,9 @@ def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     findings = survived[0] if survived else []
     assert isinstance(findings, list)
     if findings:
-        seen = str(findings[0]["actual"])  # a predicate of the server (``Process.ending``)
-        said = seen.startswith(UNANSWERED) or "answered nothing" in seen  # it says so already
-        return f"the server {seen}" if said else f"the server {seen} before answering"
+        return unjudged(str(findings[0]["actual"]))  # a predicate of the server (``Process.ending``)
     if any(OUTLASTED in str(row.get("reason", "")) for row in rows):
-        return f"the server {OUTLASTED} before answering"
+        return unjudged(OUTLASTED)
     return next(str(row["reason"]) for row in rows if row["status"] == statuses.UNTESTED)
 
 

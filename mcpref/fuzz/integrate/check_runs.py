@@ -28,7 +28,7 @@ from mcpref.fuzz.campaign.attribution import (
 )
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.drive.kept import Session
-from mcpref.fuzz.drive.observation import Observation
+from mcpref.fuzz.drive.observation import UNANSWERED, Observation
 from mcpref.fuzz.drive.target import Run, run_case
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.generate.case import Case
@@ -305,7 +305,21 @@ class Judged:
 
 
 def _answered_nothing(scenarios: Sequence[Scenario], results: Sequence[tuple[Run, list[Finding]]]) -> bool:
-    return bool(results) and not any(answered(s.case, run.observation) for s, (run, _) in zip(scenarios, results, strict=False))
+    return bool(results) and not any(answered(s.case, run.observation) for s, (run, _) in zip(scenarios, results, strict=True))
+
+
+def seen_through(case: Case, eof: bool, observation: Observation) -> bool:
+    """Whether the server was seen through a run of ``case``, so that its silence on a rule is
+    evidence: it answered the liveness probe after the case or, where the case ends at EOF (no
+    probe follows), it wrote a response (``answered``)."""
+    return answered(case, observation) if eof else observation.survived
+
+
+def unjudged(ending: str) -> str:
+    """Why a run judged nothing, from how the server ended (``Process.ending``, a predicate): a
+    sentence that says it answered nothing, once."""
+    said = ending.startswith(UNANSWERED) or "answered nothing" in ending
+    return f"the server {ending}" if said else f"the server {ending} before answering"
 
 
 def answered(case: Case, observation: Observation) -> bool:

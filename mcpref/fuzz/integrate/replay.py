@@ -25,7 +25,7 @@ from mcpref.fuzz.drive.target import run_case
 from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.integrate import check_client as check_client_command
-from mcpref.fuzz.integrate.check_runs import answered
+from mcpref.fuzz.integrate.check_runs import seen_through, unjudged
 from mcpref.fuzz.judge.oracle import Finding, Status, judge, judge_run
 from mcpref.fuzz.report import exits
 from mcpref.fuzz.report.client_reproducer import client_reproducer, is_client
@@ -126,11 +126,9 @@ def run(args: argparse.Namespace, command: list[str] | None, timing: Timing) -> 
         )
     # Seen through as check sees a scenario: the liveness probe answered, or for a case ending at
     # EOF, a response that is no echo. Silence is no pass, and what it leaves unanswered only warns of it.
-    seen = answered(case, run.observation) if reproducer.eof else run.observation.survived
+    seen = seen_through(case, reproducer.eof, run.observation)
     if not (seen or failing):
-        ending = run.observation.ending or "exited"
-        said = "answered nothing" in ending or ending.startswith("did not answer")
-        print(f"the case could not be judged: the server {ending}{'' if said else ' before answering'}")
+        print(f"the case could not be judged: {unjudged(run.observation.ending or 'exited')}")
     elif not findings:
         print("no divergence: the case passes")
     return exits.of(bool(failing), seen)
