@@ -71,12 +71,13 @@ client-campaigns: $(STAMP)
 		tests/fuzz/test_fuzz_client_finds.py > build/client-campaigns.log; status=$$?; \
 		grep -E "first broken|passed|failed" build/client-campaigns.log; exit $$status
 
-# For every buggy example server (examples/buggy) in each era it is judged in, a seeded 100-case
-# campaign must fail every rule that check fails; make test runs one of them.
+# For every buggy example server (examples/buggy) in each era it is judged in, a seeded campaign
+# catches its bug under its rule (tests/fuzz/test_campaign.py), and a 100-case one fails every rule
+# that check fails (test_campaign_finds_check.py); make test runs a part of each.
 buggy-campaigns: $(STAMP)
 	@mkdir -p build
 	MCPREF_BUGGY_CAMPAIGNS=full $(BIN)/python -m pytest -n auto -p no:cacheprovider -q -rP \
-		tests/fuzz/test_campaign_finds_check.py > build/buggy-campaigns.log; status=$$?; \
+		tests/fuzz/test_campaign.py tests/fuzz/test_campaign_finds_check.py > build/buggy-campaigns.log; status=$$?; \
 		grep -E "check fails|skipped|passed|failed" build/buggy-campaigns.log; exit $$status
 
 # A long coverage-guided campaign over the reference's own framer and dispatcher (Atheris
