@@ -7,6 +7,9 @@ from the same run: mcpref's peak resident set (``os.wait4``'s ``ru_maxrss``: the
 mcpref and the processes it waited for) against ``PEAK_LIMIT``, and the wall time against the
 limit plus a grace (check: ``CHECK_GRACE`` for Python's start-up and the report; fuzz: the
 campaign's shrinking grace and attribution time, and as much again for the start-ups).
+Each command runs in a new folder of its own, as a first run in a checkout does (in CI, every
+run): none finds what an earlier one left in its working folder (Hypothesis's ``.hypothesis/``
+cache), so no row's figures depend on the rows before it.
 """
 
 from __future__ import annotations
@@ -76,17 +79,18 @@ def _rows(command: str, target: str, status: int, seconds: float, peak: int, fai
 def run() -> list[Row]:
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="mcpref-bench-bounds-") as folder:
-        where = Path(folder)
         for target in TARGETS:
             argv = [sys.executable, str(ROOT / "tests" / "hostile" / f"{target}.py")]
             for command in ("check", "fuzz"):
                 progress(f"9 bounds: {command} against {target}")
-                report = where / f"{target}.json"
+                where = Path(folder) / f"{command}-{target}"
+                where.mkdir()
+                report = where / "report.json"
                 options = (
                     ["check", "--json", "--time-limit", str(LIMIT)]
                     if command == "check"
                     else ["fuzz", "--seed", "1", "--budget", str(LIMIT), "--report", str(report),
-                          "--campaign-dir", str(where / target)]
+                          "--campaign-dir", str(where / "campaign")]
                 )  # fmt: skip
                 status, seconds, peak, out = measured([sys.executable, "-m", "mcpref", *options, "--", *argv], where)
                 rows += _rows(command, target, status, seconds, peak, _failed(command, out, report))

@@ -123,3 +123,33 @@ def test_check_on_a_target_that_never_reads_stops_after_the_first_scenarios_show
     assert status == 1 and rows["STDIO-SURVIVE"]["status"] == "fail"
     assert {row["status"] for row in rows.values()} <= {"fail", "untested", "n/a"}
     assert any("read nothing of its stdin, answered nothing" in reason for reason in reasons(document))
+
+
+# Draws every strategy a module of the generate stage holds, then says how many codecs Hypothesis
+# built a table of characters for. A fresh interpreter: a strategy is built once a process.
+CODEC_TABLES = """
+import importlib, pkgutil
+import hypothesis.internal.charmap as charmap
+import mcpref.fuzz.generate as generate
+from hypothesis.strategies import SearchStrategy
+for found in pkgutil.iter_modules(generate.__path__):
+    module = importlib.import_module(f"mcpref.fuzz.generate.{found.name}")
+    for value in vars(module).values():
+        if isinstance(value, SearchStrategy):
+            value.validate()
+print(charmap.intervals_from_codec.cache_info().misses)
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="generate/hostile.py's TEXT_LINES names codec='utf-8'; exclude_categories=('Cs',) is the same set",
+)
+def test_no_strategy_of_the_generate_stage_has_hypothesis_build_a_codecs_table_of_characters(tmp_path: Path) -> None:
+    # Hypothesis builds the table over every code point, in Python, wherever its cache (.hypothesis/ in
+    # the working folder) does not have it yet: 233 MiB at peak, so a campaign's first run in a new
+    # folder passed its bound of 200 MiB. Characters are named by category instead, a table it keeps small.
+    done = subprocess.run(
+        [sys.executable, "-c", CODEC_TABLES], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["0"]
