@@ -141,10 +141,6 @@ print(charmap.intervals_from_codec.cache_info().misses)
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="generate/hostile.py's TEXT_LINES names codec='utf-8'; exclude_categories=('Cs',) is the same set",
-)
 def test_no_strategy_of_the_generate_stage_has_hypothesis_build_a_codecs_table_of_characters(tmp_path: Path) -> None:
     # Hypothesis builds the table over every code point, in Python, wherever its cache (.hypothesis/ in
     # the working folder) does not have it yet: 233 MiB at peak, so a campaign's first run in a new
