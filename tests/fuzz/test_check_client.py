@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from mcpref.fuzz.drive.client_run import TemplateError, expand, run_client
+from mcpref.fuzz.drive.client_run import Limits, TemplateError, expand, run_client
 from mcpref.fuzz.drive.scripted_server import cut_line
 from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript, era_of, scenario
 from mcpref.fuzz.integrate.cli import main
@@ -97,7 +97,7 @@ def test_a_finding_carries_the_script_and_a_line_that_reproduces_it(capsys: pyte
 def test_a_client_that_hangs_is_killed_at_the_limit() -> None:
     argv = [sys.executable, "-c", "import subprocess, sys, time; p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE); "
             "time.sleep(60)", "{server}"]  # fmt: skip
-    run = run_client(argv, PLAIN, limit=1.0)
+    run = run_client(argv, PLAIN, Limits(1.0))
     assert run.exit_status is None and not run.leftover
 
 
@@ -183,3 +183,14 @@ def test_a_line_is_cut_at_the_offsets_given_and_in_the_pieces_asked_for() -> Non
     assert cut_line(line, 1, (2, 4, 40)) == [line[:2], line[2:4], line[4:]]
     assert cut_line(line, 2) == [line[:3], line[3:]]  # inside the two bytes of é
     assert b"".join(cut_line(line, 3, (1,))) == line and len(cut_line(line, 3, (1,))) == 4
+
+
+@pytest.mark.spec("CLIENT-TIMEOUT", "CLIENT-CANCEL")
+def test_a_timeout_longer_than_the_limit_shows_where_the_server_never_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    # The client gives up after 8 s, past --limit (5 s), which would have cut its wait short and
+    # called it endless: where the server never answers, the client gets --endless-wait (40 s).
+    client = [sys.executable, "-m", "mcpref", "client", "--timeout", "8", "--tool", "echo", "--", "{server}"]
+    options = ["--limit", "5", "--endless-wait", "40", "--scenario", "a server that never answers the call"]
+    main(["check-client", "--json", "--profile", "strict", *options, "--", *client])
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
+    assert (rows["CLIENT-TIMEOUT"]["status"], rows["CLIENT-CANCEL"]["status"]) == ("pass", "pass")

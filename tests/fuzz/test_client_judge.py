@@ -645,4 +645,4 @@ def test_a_client_that_waits_for_ever(
     verdict = judge_client(run(script, events, status, b"", ended))
     timeouts = [f for f in verdict.findings if f.rule == "CLIENT-TIMEOUT"]
     assert bool(timeouts) is found and ("CLIENT-TIMEOUT" in verdict.seen) is seen
-    assert all(not f.mandatory and "14.0 s later (--limit 20)" in f.message for f in timeouts)
+    assert all(not f.mandatory and "14.0 s later (the scenario's limit: 20 s)" in f.message for f in timeouts)

@@ -29,7 +29,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 
 from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, reproducible
-from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, run_client
+from mcpref.fuzz.drive.client_run import DEFAULT_LIMITS, ClientRun, Limits, run_client
 from mcpref.fuzz.drive.timing import OutOfTime
 from mcpref.fuzz.generate.client_scripts import (
     DIFFERENTIAL,
@@ -92,7 +92,7 @@ class ClientCampaign:
     max_cases: int
     profile: Profile = Profile.SPEC
     database: ExampleDatabase | None = None
-    limit: float = LIMIT
+    limits: Limits = DEFAULT_LIMITS
     progress: Callable[[int, str, int], None] | None = None  # (cases run, the case's name, failures so far)
     rules: frozenset[str] | None = None  # count only these rules; the campaign ends once each is found
     era: Era | None = None  # draw servers of this era only
@@ -109,7 +109,7 @@ class ClientCampaign:
         """The client's run of the plain tool call of ``script``'s era, run the first time it is needed."""
         plain = plain_of(script)
         if plain not in self.plains:
-            self.plains[plain] = run_client(self.template, plain, self.limit)
+            self.plains[plain] = run_client(self.template, plain, self.limits)
             self.cases += 1
         return self.plains[plain]
 
@@ -129,7 +129,7 @@ class ClientCampaign:
                 if time.monotonic() >= deadline:
                     raise _BudgetSpent
                 compared = self._plain(script)
-                run = run_client(self.template, script, self.limit)
+                run = run_client(self.template, script, self.limits)
                 self.cases += 1
                 self.ran[key] = (run, judge_client(run, compared).findings)
             run, judged = self.ran[key]
@@ -192,7 +192,7 @@ class ClientCampaign:
                 continue
             undone = replace(script, **{change: getattr(PLAIN, change)})
             try:
-                rerun = run_client(self.template, scenario(describe(undone), **_changes(undone)), self.limit)
+                rerun = run_client(self.template, scenario(describe(undone), **_changes(undone)), self.limits)
                 verdict = judge_client(rerun, self._plain(undone))
             except OutOfTime:  # a signal stopped the run: the failure stays under the rule it was found under
                 return failure

@@ -23,12 +23,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.client_scripts import ServerScript
 
 PLACEHOLDER = "{server}"
 LIMIT = 20.0  # seconds a client gets for one scenario
+# Seconds a client gets at least where the server never answers its call: more than twice the
+# TypeScript SDK's default request timeout (60 s), so that a client left to that default shows its
+# timeout rather than an endless wait (CLIENT-TIMEOUT).
+ENDLESS_WAIT = 130.0
 SERVER_END_WAIT = 5.0  # seconds the scripted server gets to record its end once the client exited
 ENDINGS = ("eof", "signal", "exit")
 
@@ -53,7 +58,7 @@ class ClientRun:
     stdout: bytes
     stderr: bytes
     leftover: bool  # the scripted server was still running SERVER_END_WAIT after the client exited
-    limit: float = LIMIT  # the seconds the client was given: how long a wait counts as endless (CLIENT-TIMEOUT)
+    limit: float = LIMIT  # the seconds the client was given (``Limits``): how long a wait counts as endless (CLIENT-TIMEOUT)
 
     @property
     def written(self) -> bytes:
@@ -94,8 +99,24 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def run_client(template: Sequence[str], script: ServerScript, limit: float = LIMIT) -> ClientRun:
+@dataclass(frozen=True)
+class Limits:
+    """How long a client may run: ``scenario`` seconds, and at least ``endless`` where the scripted
+    server never answers its call."""
+
+    scenario: float = LIMIT
+    endless: float = ENDLESS_WAIT
+
+    def given(self, script: ServerScript) -> float:
+        return max(self.scenario, self.endless) if script.silent else self.scenario
+
+
+DEFAULT_LIMITS: Final = Limits()
+
+
+def run_client(template: Sequence[str], script: ServerScript, limits: Limits = DEFAULT_LIMITS) -> ClientRun:
     stopping.check()  # no new client once a signal stopped the run
+    limit = limits.given(script)
     with tempfile.TemporaryDirectory(prefix="mcpref-client-") as folder:
         script_file, record_file = Path(folder, "script.json"), Path(folder, "record.jsonl")
         script_file.write_text(script.dumps(), encoding="utf-8")

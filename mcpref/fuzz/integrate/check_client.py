@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import TypeVar
 
 from mcpref.fuzz.drive import stopping
-from mcpref.fuzz.drive.client_run import LIMIT, ClientRun, TemplateError, run_client
+from mcpref.fuzz.drive.client_run import (
+    DEFAULT_LIMITS,
+    ENDLESS_WAIT,
+    LIMIT,
+    ClientRun,
+    Limits,
+    TemplateError,
+    run_client,
+)
 from mcpref.fuzz.drive.timing import OutOfTime
 from mcpref.fuzz.generate.client_scripts import MODERN_PLAIN, PLAIN, SCRIPTS, ServerScript, era_of, plain_of
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
@@ -75,6 +83,14 @@ def add_era_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_limit_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=float, default=LIMIT, metavar="SECONDS", help="time a client gets per scenario")
+    parser.add_argument(
+        "--endless-wait", type=float, default=ENDLESS_WAIT, metavar="SECONDS",
+        help="time a client gets at least where the server never answers its call: a longer wait is endless (CLIENT-TIMEOUT)",
+    )  # fmt: skip
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    return Limits(args.limit, args.endless_wait)
 
 
 def _script(text: str) -> ServerScript:
@@ -91,14 +107,14 @@ def reproducer(template: Sequence[str], script: ServerScript) -> str:
     return shlex.join(["mcpref", "check-client", *chosen, "--", *template])
 
 
-def run_scenarios(template: Sequence[str], scripts: Sequence[ServerScript], limit: float = LIMIT) -> list[tuple[ClientRun, ClientVerdict]]:
+def run_scenarios(template: Sequence[str], scripts: Sequence[ServerScript], limits: Limits = DEFAULT_LIMITS) -> list[tuple[ClientRun, ClientVerdict]]:
     """Each of ``scripts`` run and judged; the plain tool call of each era they hold is run whatever
     they are, to compare with (the legacy one always: a dual-era client's fallback is keyed to it).
     After SIGINT or SIGTERM, only those that ran to their end, with their plain call, are judged."""
     plains = [PLAIN, *([MODERN_PLAIN] if any(script.modern for script in scripts) else [])]
     played = [*plains, *(script for script in scripts if script not in plains)]
     with ThreadPoolExecutor(WORKERS) as pool:
-        futures = {script: pool.submit(run_client, template, script, limit) for script in played}
+        futures = {script: pool.submit(run_client, template, script, limits) for script in played}
     runs = {script: future.result() for script, future in futures.items() if not _stopped(future)}
     return [
         (runs[script], judge_client(runs[script], runs[plain_of(script)]))
@@ -112,10 +128,10 @@ def _stopped(future: Future[ClientRun]) -> bool:
     return isinstance(future.exception(), OutOfTime)
 
 
-def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcript: bool, limit: float = LIMIT) -> int:
+def replay(reproducer: ClientReproducer, template: Sequence[str] | None, transcript: bool, limits: Limits = DEFAULT_LIMITS) -> int:
     """``mcpref replay`` of a client's reproducer: its script played again, and judged."""
     command = list(template) if template else reproducer.template
-    done = reported(command, lambda: run_scenarios(command, [reproducer.script], limit))
+    done = reported(command, lambda: run_scenarios(command, [reproducer.script], limits))
     if done is None:
         return EXIT_USAGE
     if not done:  # stopped by a signal: nothing to report
@@ -149,9 +165,9 @@ def reported(template: Sequence[str], work: Callable[[], T]) -> T | None:
     return None
 
 
-def client_rows(template: Sequence[str], profile: Profile, limit: float = LIMIT) -> list[dict[str, object]]:
+def client_rows(template: Sequence[str], profile: Profile, limits: Limits = DEFAULT_LIMITS) -> list[dict[str, object]]:
     """Every scenario against the client of ``template``: one row per CLIENT-* rule."""
-    return rows(template, run_scenarios(template, SCRIPTS, limit), profile)
+    return rows(template, run_scenarios(template, SCRIPTS, limits), profile)
 
 
 def rows(
@@ -204,11 +220,11 @@ def rows(
                 row["reason"] = (f'the client sent no request of the 2026-07-28 era in "{first.script.name}" '
                                  "(no server/discover, no _meta version): a legacy-only client")  # fmt: skip
             elif first.events and rule.id == "CLIENT-CANCEL" and first.exit_status is None:
-                row["reason"] = (f'the client was still waiting for its call when --limit stopped it in "{first.script.name}": '
+                row["reason"] = (f'the client was still waiting for its call when the time limit stopped it in "{first.script.name}": '
                                  "it gave up on nothing (its wait is CLIENT-TIMEOUT's)")  # fmt: skip
             elif first.events and rule.id == "CLIENT-TIMEOUT":
                 row["reason"] = (f'the client sent no tools/call in "{first.script.name}", or sent it with less than '
-                                 "half of --limit left: too late to tell a long timeout from none")  # fmt: skip
+                                 "half of the time limit left: too late to tell a long timeout from none")  # fmt: skip
             elif first.events and first.script.asks_input:
                 row["reason"] = f'the client did not call again after input_required in "{first.script.name}" (lawful)'
         table_rows.append(row)
@@ -216,8 +232,8 @@ def rows(
 
 
 def run(args: argparse.Namespace, template: list[str]) -> int:
-    if not template or args.limit <= 0:
-        print(f"mcpref: a client command after -- and a positive --limit are needed\nusage: {USAGE}", file=sys.stderr)
+    if not template or args.limit <= 0 or args.endless_wait <= 0:
+        print(f"mcpref: a client command after -- and a positive --limit and --endless-wait are needed\nusage: {USAGE}", file=sys.stderr)
         return EXIT_USAGE
     profile = Profile(args.profile)
     era = None if args.version is None else era_of_version(args.version)
@@ -226,7 +242,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     if args.script is not None:  # played whatever its era
         scripts = [PLAIN, args.script]
     started = time.monotonic()
-    ran = reported(template, lambda: (ci.prepare(args, profile), run_scenarios(template, scripts, args.limit)))
+    ran = reported(template, lambda: (ci.prepare(args, profile), run_scenarios(template, scripts, limits_of(args))))
     if ran is None:
         return EXIT_USAGE
     baseline, results = ran

@@ -148,7 +148,7 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
         if args.clients:
             if args.version is not None or only is not None:
                 raise UsageError("--clients runs check-client's scenarios: no --protocol-version, --select or --ignore")
-            per_client = [check_client.client_rows(command, profile, args.limit) for command in commands]
+            per_client = [check_client.client_rows(command, profile, check_client.limits_of(args)) for command in commands]
             result = combine(commands, labels, per_client, profile)
         else:
             result = matrix(commands, labels, profile, timing, era_of_version(args.version), only)

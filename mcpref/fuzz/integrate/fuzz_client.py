@@ -23,7 +23,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.corpus_modern import era_of_version
-from mcpref.fuzz.integrate.check_client import add_era_arguments, reported, reproducer
+from mcpref.fuzz.integrate.check_client import add_era_arguments, limits_of, reported, reproducer
 from mcpref.fuzz.judge.client import judge_client
 from mcpref.fuzz.judge.findings import Profile, Status
 from mcpref.fuzz.report import causes, ci, exits, html, statuses
@@ -99,8 +99,8 @@ def _progress(cases: int, name: str, found: int) -> None:
 
 
 def run(args: argparse.Namespace, template: list[str]) -> int:
-    if not template or args.limit <= 0 or args.cases < 1 or args.budget <= 0:
-        print(f"mcpref: a client command after --, a positive --limit, --cases and --budget are needed\nusage: {USAGE}",
+    if not template or args.limit <= 0 or args.endless_wait <= 0 or args.cases < 1 or args.budget <= 0:
+        print(f"mcpref: a client command after --, a positive --limit, --endless-wait, --cases and --budget are needed\nusage: {USAGE}",
               file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
     profile = Profile(args.profile)
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     rules = None if args.rule is None else frozenset(args.rule)
     era = None if args.version is None else era_of_version(args.version)
     campaign = ClientCampaign(
-        template, seed, args.cases, profile, database, args.limit, _progress if args.progress else None, rules, era,
+        template, seed, args.cases, profile, database, limits_of(args), _progress if args.progress else None, rules, era,
         args.budget,
     )  # fmt: skip
     started = time.monotonic()

@@ -9,9 +9,9 @@ request the client sent, and never ``initialize`` (MUST and MUST NOT, Cancellati
 every scenario, what each cancellation names; in "a server that never answers the call", a client
 that ended by itself without cancelling the call. One killed at the time limit gave up on nothing;
 it waited, which CLIENT-TIMEOUT judges: "forever" is the run's own limit, not a duration of the
-clock, so a client still running when ``--limit`` stopped it, having waited at least half of that
-limit (``ENDLESS``) since the call reached the server, and having neither cancelled the call nor
-closed the server's stdin (a client slow to shut down after its timeout did both), never stopped
+clock, so a client still running when its limit stopped it (``client_run.Limits``: ``--limit``, and
+at least ``--endless-wait`` here), having waited at least half of that limit (``ENDLESS``) since the
+call reached the server, and having neither cancelled the call nor closed the server's stdin (a client slow to shut down after its timeout did both), never stopped
 waiting.
 """
 
@@ -79,7 +79,7 @@ def judge_timeout(lines: Sequence[Line], run: ClientRun) -> tuple[list[Finding],
     if waited < ENDLESS * run.limit:
         return [], set()  # the call came too late in the run to tell a long timeout from none
     message = (f"the tools/call got no answer, and the client was still waiting for it when the time limit "
-               f"stopped it, {waited:.1f} s later (--limit {run.limit:g})")  # fmt: skip
+               f"stopped it, {waited:.1f} s later (the scenario's limit: {run.limit:g} s)")  # fmt: skip
     finding = Finding(TIMEOUT, BY_ID[TIMEOUT].level.mandatory, call.number, message,
                       "a timeout that ends the wait", "no end to the wait")  # fmt: skip
     return [finding], {TIMEOUT}
