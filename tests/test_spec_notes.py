@@ -16,7 +16,7 @@ from mcpref.reference.versions import describe
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = ROOT / "SPEC_NOTES.md"
-ID = re.compile(r"\b(?:FRAME|STDIO|RPC|LIFE|MOD|CAP|PROGRESS|TASKS|TOOLS|CLIENT)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
+ID = re.compile(r"\b(?:FRAME|STDIO|RPC|LIFE|MOD|CAP|PROGRESS|TASKS|TOOLS|RESOURCES|PROMPTS|COMPLETION|SERVER|CLIENT)-[A-Z0-9]+(?:-[A-Z0-9]+)*\b")
 MARK = re.compile(r"pytest\.mark\.spec\(([^)]*)\)", re.DOTALL)
 
 

@@ -230,7 +230,7 @@ RULES: tuple[Rule, ...] = (
         "TOOLS-LIST-SHAPE",
         _M,
         ALL,
-        "tools/list gives each tool's name, description and inputSchema, with only fields of the negotiated version.",
+        "A tools/list result lists tools, each with a string name and an inputSchema of type object; other members are lawful.",
     ),
     Rule(
         "TOOLS-CALL-RESULT",
@@ -251,6 +251,11 @@ RULES: tuple[Rule, ...] = (
         ALL,
         "Arguments failing inputSchema get -32602 up to 2025-06-18 and an isError result from 2025-11-25.",
     ),
+    # Resources, prompts, completion, and what a server writes unasked: the members each version's schema requires.
+    Rule("RESOURCES-SHAPE", _M, ALL, "resources/list, resources/templates/list and resources/read results hold the members the schema requires."),
+    Rule("PROMPTS-SHAPE", _M, ALL, "prompts/list and prompts/get results hold the members the schema requires, messages with a role and a content block."),
+    Rule("COMPLETION-SHAPE", _M, ALL, "A completion/complete result holds completion.values, an array of strings."),
+    Rule("SERVER-MESSAGE-SHAPE", _M, ALL, "A notification or request a server writes holds the params its method's schema requires."),
 )
 
 # What a client writes to the server it started, and what it does with what that server writes

@@ -8,8 +8,9 @@ found under the rule that names the message's shape, wherever the oracle reads t
 Covered: the result of every request a client of the version may send (initialize, server/discover,
 ping, logging/setLevel, tools, resources, prompts, completion), error answers, and the notifications
 and requests a legacy server writes unasked. Mutants are asserted found where a rule reads them
-(``READS``, ``INIT_READS``, ``ERROR_READS``): a result family no rule reads yet (resources, prompts,
-completion) is held to no false alarm only.
+(``READS``, ``INIT_READS``, ``ERROR_READS``, ``MESSAGE_READS``). The oracle's table of the members
+each result and unasked message requires (``server_shapes``) is derived afresh from every version's
+schema and held equal to it.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, request
 from mcpref.fuzz.judge.oracle import Finding, judge
-from mcpref.fuzz.judge.shapes import CONTENT_BLOCKS, RESOURCE_BODIES
+from mcpref.fuzz.judge.server_shapes import MESSAGES, RESULTS, RULE_OF
+from mcpref.fuzz.judge.shapes import CONTENT_BLOCKS, RESOURCE_BODIES, Enum, Items, ListOr, Obj, Shape, Tagged
 from mcpref.reference.eras import MODERN
 from mcpref.reference.versions import V2026_07_28
 
@@ -149,10 +151,13 @@ READS: dict[str, dict[str, tuple[str, ...]]] = {
     "tools/list": {"TOOLS-LIST-SHAPE": (".tools ", ".tools = ", ".tools[0].name", ".tools[0].inputSchema")},
     "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0]", ".isError")},
     "server/discover": {"MOD-DISCOVER": (".supportedVersions", ".capabilities ", ".capabilities = ")},
+    # Every member the schema requires but resultType (MOD-RESULT-TYPE's): the table is the schema's.
+    **{method: {rule: (".resources", ".contents", ".prompts", ".messages", ".completion", ".ttlMs", ".cacheScope")} for method, rule in RULE_OF.items()},
 }
 # Where a rule reads less than the schema, on purpose: each refused value it lets pass, and why.
 LENIENT: dict[str, str] = {
     '.content[0].type = "?"': "TOOLS-CALL-RESULT leaves a content type it does not know alone: it may be a later version's block",
+    '.messages[0].content.type = "?"': "PROMPTS-SHAPE leaves a content type it does not know alone, as TOOLS-CALL-RESULT does",
 }
 MODERN_READS: dict[str, tuple[str, ...]] = {"MOD-RESULT-TYPE": (".resultType",)}
 CACHE_READS: dict[str, tuple[str, ...]] = {"MOD-TOOLS-CACHE": (".ttlMs", ".cacheScope")}
@@ -251,6 +256,96 @@ def test_a_lawful_message_a_legacy_server_writes_unasked_is_never_called_malform
     message = {**data.draw(instances(version, name)), **envelope}
     assert lawful(version, name, message)
     assert unasked_findings(version, message) == []
+
+
+# Where SERVER-MESSAGE-SHAPE reads a message: its params, all the schema requires of them.
+MESSAGE_READS = (".params",)
+# Where it reads less than the schema, on purpose: each refused value it lets pass, and why.
+MESSAGE_LENIENT: dict[str, str] = {
+    '.params.mode = "?"': "an elicitation mode the version does not define is left alone: it may be a later version's",
+    '.params.messages[0].content.type = "?"': "a content type the version does not define is left alone, as in tool results",
+    '.params.messages[0].content.content[0].type = "?"': "the same, in a tool result inside a sampling message",
+}
+
+
+def envelope(version: str, name: str) -> dict[str, Any]:
+    """The JSON-RPC envelope a drawn message is written in (the definitions hold method and params)."""
+    return {"jsonrpc": "2.0", "id": "s-1"} if name in members(version, "ServerRequest") else {"jsonrpc": "2.0"}
+
+
+@pytest.mark.spec("SERVER-MESSAGE-SHAPE")
+@pytest.mark.parametrize(("version", "name"), unasked(VERSIONS, "ServerNotification") + unasked(VERSIONS, "ServerRequest"))
+@settings(SHAPES, max_examples=3)
+@given(data=st.data())
+def test_a_message_a_server_writes_is_held_to_its_params_and_their_mutants_are_found(
+    version: str, name: str, data: st.DataObject
+) -> None:
+    message = {**data.draw(instances(version, name)), **envelope(version, name)}
+    assert lawful(version, name, message)
+    assert "SERVER-MESSAGE-SHAPE" not in {f.rule for f in observed(version, [], [message])}
+    for path, mutant in mutants(version, name, message):
+        if (path + " ").startswith(MESSAGE_READS) and path not in MESSAGE_LENIENT:
+            assert "SERVER-MESSAGE-SHAPE" in failing_rules(observed(version, [], [mutant])), (path, mutant)
+
+
+KINDS: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool, "object": dict, "array": list, "null": type(None)}
+
+
+def derived(version: str, node: Any, skipped: tuple[str, ...] = ()) -> Shape:
+    """The shape the schema's ``node`` requires, in the oracle's terms (``shapes``), read afresh:
+    required members only, an enumeration where the schema states one, a union of objects told
+    apart by a constant member as a ``Tagged``, of objects differing by one string member as an
+    ``Obj`` with ``either``, and of a value or an array of it as a ``ListOr``."""
+    node = resolve(version, node)
+    if "anyOf" in node:
+        return derived_union(version, [resolve(version, part) for part in node["anyOf"]])
+    if "const" in node or "enum" in node:
+        return Enum(frozenset(node["enum"] if "enum" in node else [node["const"]]))
+    kind = node.get("type")
+    if kind is None:
+        return object
+    if isinstance(kind, list):
+        return tuple(KINDS[name] for name in kind)
+    if kind == "array":
+        return Items(derived(version, node.get("items", {})))
+    required = [name for name in node.get("required", []) if name not in skipped]
+    if kind != "object" or not required:
+        return KINDS[kind]
+    return Obj({name: derived(version, node.get("properties", {}).get(name, {})) for name in required})
+
+
+def derived_union(version: str, parts: list[Any]) -> Shape:
+    arrays = [part for part in parts if part.get("type") == "array"]
+    if arrays:
+        (array,) = arrays
+        rest = [part for part in parts if part is not array]
+        single = derived_union(version, rest) if len(rest) > 1 else derived(version, rest[0])
+        assert derived(version, array["items"]) == single
+        return ListOr(single)
+    tags = set.intersection(*({k for k, v in part.get("properties", {}).items() if "const" in v} for part in parts))
+    if tags:
+        (key,) = tags
+        cases = {part["properties"][key]["const"]: derived(version, part, (key,)) for part in parts}
+        other = [part for part in parts if key not in part.get("required", [])]
+        return Tagged(key, cases, derived(version, other[0], (key,)) if other else None)
+    common = set.intersection(*(set(part["required"]) for part in parts))
+    extra = [tuple(set(part["required"]) - common) for part in parts]
+    assert all(len(names) == 1 and resolve(version, part["properties"][names[0]])["type"] == "string" for names, part in zip(extra, parts, strict=True))
+    return Obj({name: derived(version, parts[0]["properties"][name]) for name in sorted(common)}, tuple(names[0] for names in extra))
+
+
+@pytest.mark.spec("RESOURCES-SHAPE", "PROMPTS-SHAPE", "COMPLETION-SHAPE", "SERVER-MESSAGE-SHAPE")
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_table_of_results_and_messages_is_the_schemas(version: str) -> None:
+    for method in RULE_OF:
+        name = REQUESTS[method][2]
+        assert RESULTS[version][method] == derived(version, definitions(version)[name], ("resultType",)), method
+    sent = {}
+    for name in members(version, "ServerNotification") + members(version, "ServerRequest"):
+        node = resolve(version, definitions(version)[name])
+        if "params" in node["required"]:
+            sent[node["properties"]["method"]["const"]] = derived(version, node["properties"]["params"])
+    assert MESSAGES[version] == sent
 
 
 JSON_TYPES = {str: "string", dict: "object"}

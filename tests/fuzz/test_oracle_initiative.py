@@ -109,7 +109,8 @@ def test_an_elicitation_completed_is_one_the_server_started_with_this_client() -
 @pytest.mark.spec("TASKS-TERMINAL")
 def test_a_task_notified_in_a_terminal_status_is_never_notified_in_another() -> None:
     def status(task: object, name: object) -> bytes:
-        params = {"taskId": task, "status": name, "createdAt": "2026-12-04T00:00:00Z", "ttl": None}
+        at = "2026-12-04T00:00:00Z"
+        params = {"taskId": task, "status": name, "createdAt": at, "lastUpdatedAt": at, "ttl": None}
         return encode({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": params}).rstrip(b"\n")
 
     lines = [*HANDSHAKE, encode(request(1, "ping"))]
@@ -119,8 +120,10 @@ def test_a_task_notified_in_a_terminal_status_is_never_notified_in_another() -> 
     assert [(f.rule, f.message) for f in findings] == [
         ("TASKS-TERMINAL", 'notified a task out of a terminal status: "t": failed then working')
     ]
-    # Statuses without a string task id or status are no transitions; other versions have no tasks.
-    assert _judge(lines, [INIT_RESULT, status(1, "completed"), status(1, "working"), status("t", None), PONG]) == []
+    # Statuses without a string task id or status are no transitions (their shape's rule alone
+    # finds them); other versions have no tasks.
+    odd = _judge(lines, [INIT_RESULT, status(1, "completed"), status(1, "working"), status("t", None), PONG])
+    assert by_rule(odd) == ["SERVER-MESSAGE-SHAPE"]
     handshake, result = _at("2025-06-18")
     assert _judge([*handshake, lines[2]], [result, status("t", "completed"), status("t", "working"), PONG]) == []
 
@@ -146,7 +149,7 @@ def test_from_2025_11_25_sampling_with_tools_and_each_elicitation_mode_are_decla
 
     with_tools = asks("sampling/createMessage", messages=[], maxTokens=1, tools=[])
     url = asks("elicitation/create", mode="url", message="m", url="https://example.com", elicitationId="e")
-    form = asks("elicitation/create", message="m", requestedSchema={"type": "object"})
+    form = asks("elicitation/create", message="m", requestedSchema={"type": "object", "properties": {}})
     plain = {"sampling": {}, "elicitation": {}}  # elicitation naming no mode is form mode only
     findings = _judge(declaring("2025-11-25", plain), [INIT_RESULT, with_tools, url, form, PONG])
     assert [f.message for f in findings] == [
@@ -164,9 +167,10 @@ def test_from_2025_11_25_sampling_with_tools_and_each_elicitation_mode_are_decla
     # roots names no mode; sampling without tools needs sampling alone.
     plain_sampling = asks("sampling/createMessage", messages=[], maxTokens=1)
     assert _judge(declaring("2025-11-25", {"roots": {}, "sampling": {}}), [INIT_RESULT, asks("roots/list"), plain_sampling, PONG]) == []
-    # Before 2025-11-25 the capabilities name no modes: declared, each request is the client's to answer.
+    # Before 2025-11-25 the capabilities name no modes: declared, each request is the client's to
+    # answer (a url-mode elicitation lacks the requestedSchema 2025-06-18's schema requires: its shape's).
     result = INIT_RESULT.replace(b"2025-11-25", b"2025-06-18")
-    assert _judge(declaring("2025-06-18", plain), [result, with_tools, url, PONG]) == []
+    assert by_rule(_judge(declaring("2025-06-18", plain), [result, with_tools, url, PONG])) == ["SERVER-MESSAGE-SHAPE"]
 
 
 @pytest.mark.spec("CAP-LIST-CHANGED")
@@ -187,9 +191,10 @@ def test_a_resource_update_names_a_resource_the_client_subscribed_to() -> None:
         return encode({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}}).rstrip(b"\n")
 
     lines = [*HANDSHAKE, encode(request(1, "ping"))]
-    findings = _judge(lines, [INIT_RESULT, updated("file:///a"), updated(7), PONG])
+    findings = _judge(lines, [INIT_RESULT, updated("file:///a"), updated("file:///b"), PONG])
     assert by_rule(findings) == ["CAP-RESOURCE-SUBSCRIBED"] and rules(findings) == set()
-    assert findings[0].message == 'wrote notifications/resources/updated for "file:///a", 7, which the client never subscribed to'
+    expected = 'wrote notifications/resources/updated for "file:///a", "file:///b", which the client never subscribed to'
+    assert findings[0].message == expected
     assert rules(findings, Profile.STRICT) == {"CAP-RESOURCE-SUBSCRIBED"}
     subscribing = [*HANDSHAKE, encode(request(1, "resources/subscribe", {"uri": "file:///a"})), encode(request(2, "ping"))]
     announced = INIT_RESULT.replace(b'{"tools":{}}', b'{"tools":{},"resources":{"subscribe":true}}')
@@ -197,8 +202,8 @@ def test_a_resource_update_names_a_resource_the_client_subscribed_to() -> None:
     pong = PONG.replace(b'"id":1', b'"id":2')
     assert _judge(subscribing, [announced, subscribed, updated("file:///a"), pong]) == []
     assert by_rule(_judge(subscribing, [announced, subscribed, updated("file:///b"), pong])) == ["CAP-RESOURCE-SUBSCRIBED"]
-    # A uri that is an object names no resource (and is no key to look up).
-    assert by_rule(_judge(subscribing, [announced, subscribed, updated({}), pong])) == ["CAP-RESOURCE-SUBSCRIBED"]
+    # A uri that is no string names no resource: the update's shape is at fault, not the subscription.
+    assert by_rule(_judge(subscribing, [announced, subscribed, updated({}), pong])) == ["SERVER-MESSAGE-SHAPE"]
 
 
 @pytest.mark.spec("PROGRESS-TOKEN")
@@ -222,8 +227,10 @@ def test_a_tokens_progress_grows_from_one_notification_to_the_next() -> None:
     same = _judge(lines, [INIT_RESULT, _progress("t", 0.5), _progress("t", 0.5), PONG])
     assert by_rule(same) == ["PROGRESS-INCREASING"] and "0.5 then 0.5" in same[0].message
     assert by_rule(_judge(lines, [INIT_RESULT, _progress("t", 2), _progress("t", 1), PONG])) == ["PROGRESS-INCREASING"]
-    # A value that is no number is not compared (nor true, which JSON keeps apart from 1).
-    assert _judge(lines, [INIT_RESULT, _progress("t", "half"), _progress("t", True), _progress("t", 1), PONG]) == []
+    # A value that is no number is not compared (nor true, which JSON keeps apart from 1): its
+    # shape's rule finds it, once for both.
+    odd = _judge(lines, [INIT_RESULT, _progress("t", "half"), _progress("t", True), _progress("t", 1), PONG])
+    assert by_rule(odd) == ["SERVER-MESSAGE-SHAPE"] and odd[0].message.endswith("(one of 2 such messages)")
     # Stray notifications are PROGRESS-TOKEN's alone: their values are not compared.
     stray = _judge(lines, [INIT_RESULT, PONG, _progress("t", 2), _progress("t", 1)])
     assert by_rule(stray) == ["PROGRESS-TOKEN"]
@@ -244,6 +251,10 @@ def test_a_server_cancels_only_a_request_it_sent() -> None:
         findings = _judge(lines, output)
         assert by_rule(findings) == ["RPC-CANCEL-OWN"] and rules(findings) == {"RPC-CANCEL-OWN"}
     assert "no request the server sent" in _judge(lines, [INIT_RESULT, cancelled(1), PONG])[0].message
-    # A request of the server without a valid id issues nothing; a cancellation without params names nothing.
+    # A request of the server without a valid id issues nothing; a cancellation without params, or
+    # under a version whose schema requires its requestId naming none, names nothing: its shape's
+    # rule finds it.
     odd = [b'{"jsonrpc":"2.0","id":null,"method":"ping"}', b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":5}']
-    assert _judge(lines, [INIT_RESULT, *odd, PONG]) == []
+    assert by_rule(_judge(lines, [INIT_RESULT, *odd, PONG])) == ["SERVER-MESSAGE-SHAPE"]
+    handshake, result = _at("2025-06-18")
+    assert by_rule(_judge([*handshake, lines[2]], [result, own, cancelled(["s1"]), PONG])) == ["SERVER-MESSAGE-SHAPE"]

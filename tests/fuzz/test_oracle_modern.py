@@ -316,7 +316,8 @@ def test_a_method_the_server_never_showed_may_be_refused_as_unknown_before_its_e
 
 @pytest.mark.spec("MOD-NO-SERVER-REQUESTS", "LIFE-SERVER-EARLY", "CAP-CLIENT-DECLARED")
 def test_a_request_a_modern_server_writes_fails_outside_a_legacy_session_it_opened() -> None:
-    ask = line({"jsonrpc": "2.0", "id": "a", "method": "elicitation/create", "params": {}}).rstrip(b"\n")
+    form = {"message": "m", "requestedSchema": {"type": "object", "properties": {}}}
+    ask = line({"jsonrpc": "2.0", "id": "a", "method": "elicitation/create", "params": form}).rstrip(b"\n")
     call = modern(1, "tools/call", {"name": "echo", "arguments": {"text": "x"}})
     served = result(1, typed(content=[{"type": "text", "text": "x"}], isError=False))
     assert verdict([call], [ask, served]) == {"MOD-NO-SERVER-REQUESTS"}
@@ -332,7 +333,7 @@ def test_a_request_a_modern_server_writes_fails_outside_a_legacy_session_it_open
     assert verdict([call, *opening], [served, accepted, ask], Profile.STRICT) == {"CAP-CLIENT-DECLARED"}
 
 
-@pytest.mark.spec("MOD-LISTEN-ONLY", "CAP-LIST-CHANGED")
+@pytest.mark.spec("MOD-LISTEN-ONLY", "CAP-LIST-CHANGED", "SERVER-MESSAGE-SHAPE")
 def test_a_list_change_no_subscriptions_listen_asked_for_fails_once() -> None:
     def notice(method: str, **params: Any) -> bytes:
         return line({"jsonrpc": "2.0", "method": method, **({"params": params} if params else {})}).rstrip(b"\n")
@@ -356,8 +357,9 @@ def test_a_list_change_no_subscriptions_listen_asked_for_fails_once() -> None:
     other_uri = notice("notifications/resources/updated", uri="file:///b")
     prompts_changed = notice("notifications/prompts/list_changed")
     assert verdict([call, listen], [other_uri, prompts_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
+    # A URI that is no string is the update's shape's fault (one finding for one cause).
     object_uri = notice("notifications/resources/updated", uri={})
-    assert verdict([call, listen], [object_uri, served, ended]) == {"MOD-LISTEN-ONLY"}
+    assert verdict([call, listen], [object_uri, served, ended]) == {"SERVER-MESSAGE-SHAPE"}
     unfiltered = modern(2, "subscriptions/listen", {"notifications": ["toolsListChanged"]})
     assert verdict([call, unfiltered], [tools_changed, served, ended]) == {"MOD-LISTEN-ONLY"}
     prompts_only = modern(2, "subscriptions/listen", {"notifications": {"promptsListChanged": True}})
@@ -412,9 +414,9 @@ def test_a_task_notification_is_written_only_for_a_task_a_listen_stream_asked_fo
     assert verdict([call, listen], [task("t-1"), served, ended]) == set()
     for other in ("t-2", {"id": "t-1"}):  # a resource's URI is no task's id; nor is an object
         assert verdict([call, listen], [task(other), served, ended]) == {"MOD-LISTEN-ONLY"}
-    # A resource update without params names no URI a listen asked for.
+    # A resource update without params names no URI: its shape's rule finds it, not MOD-LISTEN-ONLY.
     bare = line({"jsonrpc": "2.0", "method": "notifications/resources/updated"}).rstrip(b"\n")
-    assert verdict([call, listen], [bare, served, ended]) == {"MOD-LISTEN-ONLY"}
+    assert verdict([call, listen], [bare, served, ended]) == {"SERVER-MESSAGE-SHAPE"}
 
 
 @pytest.mark.spec("MOD-SERVER-CANCEL", "RPC-CANCEL-OWN")

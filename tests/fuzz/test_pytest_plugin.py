@@ -23,7 +23,10 @@ from mcpref.reference.rules import RULES
 ROOT = Path(__file__).resolve().parents[2]
 SILENT = shlex.join([sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")])
 FOUND = {"FRAME-UTF8", "RPC-PARSE-ERROR"}
-UNEXERCISED = len({rule.id for rule in RULES} - {rule for scenario in SCENARIOS for rule in scenario.rules})
+# Skipped: rules no scenario lists, and those the server (the reference, with a bug) shows nothing
+# of: it announces neither resources nor prompts, so their results' shapes stay untested.
+UNSHOWN = {"RESOURCES-SHAPE", "PROMPTS-SHAPE"}
+UNEXERCISED = len({rule.id for rule in RULES} - {rule for scenario in SCENARIOS for rule in scenario.rules}) + len(UNSHOWN)
 
 
 @pytest.fixture

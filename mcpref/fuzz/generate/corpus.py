@@ -252,7 +252,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     scenario(
         "unannounced capabilities",
-        ("CAP-UNANNOUNCED-METHOD", "CAP-ANNOUNCED-METHODS"),
+        ("CAP-UNANNOUNCED-METHOD", "CAP-ANNOUNCED-METHODS", "RESOURCES-SHAPE", "PROMPTS-SHAPE"),
         *_ready(),
         *lines(
             request(1, "resources/list"),
@@ -355,10 +355,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         eof=True,
     ),
     scenario(
-        "duplicate keys",
-        ("RPC-DUPLICATE-KEYS",),
-        *_ready(),
-        b'{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}\n',
+        "duplicate keys", ("RPC-DUPLICATE-KEYS",), *_ready(), b'{"jsonrpc":"2.0","jsonrpc":"2.0","id":1,"method":"ping"}\n'
     ),
     # The client declares no capability, and asks for progress: what the server then writes on
     # its own is judged against both, and against what it announced.
@@ -374,6 +371,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "RPC-CANCEL-OWN",
             "CAP-ELICIT-COMPLETE",
             "TASKS-TERMINAL",
+            "SERVER-MESSAGE-SHAPE",
         ),
         *_ready(),
         *lines(

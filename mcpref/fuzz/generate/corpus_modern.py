@@ -74,6 +74,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "PROGRESS-TOKEN",
             "PROGRESS-INCREASING",
             "MOD-SERVER-CANCEL",
+            "SERVER-MESSAGE-SHAPE",
         ),
         modern(1, "tools/list"),
         modern(2, "tools/call", {"name": "echo", "arguments": {"text": "héllo"}}),
@@ -87,7 +88,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     # A log message is due to a request that asks for one, until its answer, and to no other.
     _modern(
         "a log level asked for",
-        ("MOD-LOG-LEVEL",),
+        ("MOD-LOG-LEVEL", "SERVER-MESSAGE-SHAPE"),
         enveloped(1, "tools/call", {**meta("2026-07-28"), META_LOG_LEVEL: "debug"}, {"name": "echo", "arguments": {"text": "x"}}),
         modern(2, "tools/list"),
     ),

@@ -29,6 +29,9 @@ SITUATIONS: Final = {
     "TOOLS-UNKNOWN": "a call to a tool the server had not listed, once it had listed all its tools",
     "TOOLS-ARGS-INVALID": "a call to a tool the server listed, with arguments its schema refuses",
     "MOD-TOOLS-CACHE": "a tools/list result of the modern era",
+    "RESOURCES-SHAPE": "a resources/list result of a server that announced resources",
+    "PROMPTS-SHAPE": "a prompts/list result of a server that announced prompts",
+    "COMPLETION-SHAPE": "a completion/complete result",
 }
 
 

@@ -4,12 +4,12 @@ RPC-METHOD-NOT-FOUND for a method of none): announced capabilities work, unannou
 In: a ``Session``, a request served once the session is ready (or a modern request), the one answer
 it drew, and the ``Target`` that says what the server announced. Out: findings under
 CAP-ANNOUNCED-METHODS, CAP-UNANNOUNCED-METHOD and RPC-METHOD-NOT-FOUND; tools/list and tools/call
-go on to ``tools``.
+go on to ``tools``, the results of resources, prompts and completion to ``server_shapes``.
 """
 
 from __future__ import annotations
 
-from mcpref.fuzz.judge import tools
+from mcpref.fuzz.judge import server_shapes, tools
 from mcpref.fuzz.judge.modern import MODERN_NAMES, capability_of, error_code, show
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, Target
@@ -56,6 +56,8 @@ def operating(session: Session, index: int, request: Request, answer: JsonObject
                 "-32601",
                 show(answer),
             )
+    elif request.method in server_shapes.RULE_OF and code is None:
+        server_shapes.judge_result(session, index, request.method, answer, target)
     elif request.method not in CAPABILITY_METHODS:
         return  # another method of an announced capability: nothing more is known of it
     elif request.method == "tools/call" and tools.malformed_call(request):

@@ -10,7 +10,9 @@ PROGRESS-INCREASING: in both eras, progress being the requester's in each), comp
 url-mode elicitations the server never started (CAP-ELICIT-COMPLETE), task statuses leaving a
 terminal one (TASKS-TERMINAL), and cancellations of requests it never sent (RPC-CANCEL-OWN). Requests and
 list-changed notifications written before the legacy session opens are LIFE-SERVER-EARLY's (or
-the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once.
+the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once. A
+message without the params its method's schema requires is SERVER-MESSAGE-SHAPE's
+(``server_shapes``), not read here for what it refers to.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections import Counter
 
 from mcpref.fuzz.judge.modern import show, updated_uri
 from mcpref.fuzz.judge.reading import Request, is_valid_id
+from mcpref.fuzz.judge.server_shapes import well_formed
 from mcpref.fuzz.judge.session import IdKey, Session, id_key
 from mcpref.reference.messages import JsonObject, JsonValue
 from mcpref.reference.versions import Era, since
@@ -163,9 +166,10 @@ def _resource_updates(session: Session) -> None:
     }
     stray = [
         show(uri)
-        for _, value in _in_session(session)
+        for at, value in _in_session(session)
         if "id" not in value
         and value.get("method") == "notifications/resources/updated"
+        and well_formed(session, at, value)
         and not (isinstance(uri := updated_uri(value), str) and uri in subscribed)
     ]
     if stray:
@@ -201,6 +205,8 @@ def _progress(session: Session) -> None:
         params = value.get("params")
         if "id" in value or value.get("method") != "notifications/progress" or not isinstance(params, dict):
             continue
+        if not well_formed(session, position, value):
+            continue  # SERVER-MESSAGE-SHAPE's: a token that is no id, a progress that is no number
         token = params.get("progressToken")
         if not is_valid_id(token) or not _active(session, id_key(token), position):
             stray.append(show(token))
@@ -237,12 +243,16 @@ def _elicitations_completed(session: Session) -> None:
         return  # the notification exists in that version only
     started: set[str] = set()
     foreign: list[JsonValue] = []
-    for _, value in _in_session(session):
+    for at, value in _in_session(session):
         params = value.get("params")
         if value.get("method") == "elicitation/create" and "id" in value and isinstance(params, dict):
             if isinstance(started_id := params.get("elicitationId"), str):
                 started.add(started_id)
-        elif value.get("method") == "notifications/elicitation/complete" and "id" not in value:
+        elif (
+            value.get("method") == "notifications/elicitation/complete"
+            and "id" not in value
+            and well_formed(session, at, value)
+        ):
             named = params.get("elicitationId") if isinstance(params, dict) else None
             if not (isinstance(named, str) and named in started):
                 foreign.append(named)
@@ -297,11 +307,15 @@ def _cancellations(session: Session) -> None:
     knowledge, and is not judged. One finding for the session."""
     issued: set[IdKey] = set()
     foreign: list[str] = []
-    for _, value in _judged(session):
+    for at, value in _judged(session):
         params = value.get("params")
         if "id" in value and is_valid_id(request_id := value.get("id")):
             issued.add(id_key(request_id))
-        elif value.get("method") == "notifications/cancelled" and isinstance(params, dict):
+        elif (
+            value.get("method") == "notifications/cancelled"
+            and isinstance(params, dict)
+            and well_formed(session, at, value)
+        ):
             named = params.get("requestId")
             if not (is_valid_id(named) and id_key(named) in issued):
                 foreign.append(show(named))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from mcpref.fuzz.judge.findings import counted
 from mcpref.fuzz.judge.modern import LISTEN_FILTER_OF, show, task_id, updated_uri
 from mcpref.fuzz.judge.reading import Request, is_valid_id
+from mcpref.fuzz.judge.server_shapes import well_formed
 from mcpref.fuzz.judge.session import Session, id_key
 from mcpref.reference.messages import JsonObject, JsonValue
 
@@ -85,6 +86,7 @@ def listen_only(session: Session) -> None:
         and isinstance(method := value.get("method"), str)
         and method in LISTEN_FILTER_OF
         and _before_legacy(session, position)
+        and well_formed(session, position, value)  # else SERVER-MESSAGE-SHAPE's: one finding for one cause
         and not (LISTEN_FILTER_OF[method] in types or (isinstance(key := _named(value), str) and (method, key) in named))
     ]
     if unasked:

@@ -23,7 +23,8 @@ How the oracle reads a session:
 
 Each rule family has its module: ``framing`` (FRAME-*, STDIO-*), ``refusable`` (lines readers
 may read otherwise), ``jsonrpc`` (RPC-*), ``answers`` (answers matched to what asked for them),
-``lifecycle`` (LIFE-*), ``capabilities`` (CAP-*), ``tools`` (TOOLS-*), ``modern`` (MOD-*),
+``lifecycle`` (LIFE-*), ``capabilities`` (CAP-*), ``tools`` (TOOLS-*), ``server_shapes``
+(the *-SHAPE rules of results and unasked messages beyond tools), ``modern`` (MOD-*),
 ``initiative`` and ``modern_initiative`` (what the server writes unasked in each era, PROGRESS-*), ``modern_session``
 (what a session's modern requests show together);
 ``where.where_judged`` finds the module and function that judge each rule ID.
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run
-from mcpref.fuzz.judge import answers, framing, initiative, jsonrpc, modern_initiative, modern_session
+from mcpref.fuzz.judge import answers, framing, initiative, jsonrpc, modern_initiative, modern_session, server_shapes
 from mcpref.fuzz.judge.findings import Finding, Profile, Status
 from mcpref.fuzz.judge.lines import has_false_line_end, only_cr_line_ends, split_lines
 from mcpref.fuzz.judge.session import Session, id_key
@@ -76,6 +77,7 @@ def _judged(stream: bytes, observation: Observation) -> Session:
     for index, line in enumerate(session.input):
         jsonrpc.judge_line(session, index, line)
     initiative.judge(session)
+    server_shapes.judge_unasked(session)
     modern_session.needs(session)
     modern_session.gate(session)
     answers.match_nulls(session)
