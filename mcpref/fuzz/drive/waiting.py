@@ -3,10 +3,12 @@
 A target is waited for as long as it shows signs of work, and given up on only when it
 shows none (STDIO-SURVIVE) or has worked for a long limit without doing what was awaited.
 The signs of work are what a ``Sample`` holds: CPU time used by the target's processes,
-one of their threads runnable or in uninterruptible sleep, bytes it wrote, bytes it read.
-A loaded machine slows a target down without making it idle (a thread that waits for a
-core is runnable), so the same target gets the same verdicts on a fast machine and a slow
-one; only the time it took changes, and that is measured, never judged (STDIO-LATENCY).
+one of their threads runnable or in uninterruptible sleep, bytes it wrote, bytes it read,
+output it wrote that fills a pipe the driver has not read yet. A loaded machine slows a
+target down without making it idle (a thread that waits for a core is runnable; a target
+whose output the driver reads more slowly than it writes waits on the driver, blocked and
+using next to no CPU time), so the same target gets the same verdicts on a fast machine and
+a slow one; only the time it took changes, and that is measured, never judged (STDIO-LATENCY).
 
 No I/O and no clock here: the driver (``fuzz.drive.process``) samples the target and passes the
 time, so that the policy can be tested on a simulated clock.
@@ -35,20 +37,23 @@ class Patience:
 
 @dataclass(frozen=True)
 class Sample:
-    """The target's signs of work so far, as counters that only grow (but ``running``)."""
+    """The target's signs of work so far, as counters that only grow (but ``running`` and ``stalled``)."""
 
     cpu_ns: int  # CPU time used by the target's processes
     running: bool  # one of their threads was runnable or in uninterruptible sleep
     received: int  # bytes read from its stdout and stderr
     consumed: int  # bytes it read from its stdin
+    stalled: bool  # its stdout or stderr pipe was full: it waits for the driver to read
 
 
 def active(before: Sample, after: Sample, seconds: float, reading: bool = False) -> bool:
     """Whether the target worked between two samples taken ``seconds`` apart. Awaiting a read
     (``reading``), output is no sign of work: a target that stopped reading and only writes
-    does nothing for what it was sent."""
+    does nothing for what it was sent; but one whose output is read more slowly than it
+    writes (``stalled``) is waiting on the driver, as a runnable thread is on a core."""
     return (
         after.running
+        or after.stalled
         or (after.received > before.received and not reading)
         or after.consumed > before.consumed
         or after.cpu_ns - before.cpu_ns > CPU_SHARE * seconds * 1e9
