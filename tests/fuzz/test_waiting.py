@@ -121,3 +121,22 @@ def test_awaiting_a_read_a_target_blocked_on_output_not_yet_read_is_working() ->
     wait = Wait(PATIENCE, 0.0, QUIET, reading=True)
     verdict, at = run(wait, {t / 10: Sample(t * 1000, False, t * 65536, 0, True) for t in range(1, 1000)}, end=100.0)
     assert (verdict, at) == (Verdict.EXHAUSTED, 60.0)
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_the_idle_verdict_says_what_the_target_did_meanwhile_with_the_figures_seen() -> None:
+    assert _idle_why({}) == "was idle for 3 s (under 1 ms of CPU time, no output, nothing read)"
+    # An idle event loop's timers: below the share of a core that is work, but not nothing.
+    timers = {t / 20: Sample(t * 100_000, False, 0, 0, False) for t in range(1, 100)}
+    assert _idle_why(timers) == "was idle for 3 s (6 ms of CPU time, no output, nothing read)"
+    # Awaiting a read, a target that only writes: its output is said, not denied.
+    chatter = {t / 20: Sample(0, False, t, 0, False) for t in range(1, 100)}
+    assert _idle_why(chatter, reading=True) == "was idle for 3 s (under 1 ms of CPU time, 60 bytes of output, nothing read)"
+    assert _idle_why({0.05: Sample(0, False, 1, 0, False)}, reading=True).endswith("(under 1 ms of CPU time, 1 byte of output, nothing read)")
+
+
+def _idle_why(samples: dict[float, Sample], reading: bool = False) -> str:
+    wait = Wait(PATIENCE, 0.0, QUIET, reading=reading)
+    verdict, _ = run(wait, samples, end=100.0)
+    assert verdict is Verdict.IDLE
+    return wait.why(verdict)

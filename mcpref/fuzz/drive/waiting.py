@@ -81,13 +81,13 @@ class Wait:
         self.idle = patience.idle if idle is None else idle
         self.reading = reading  # what is awaited is a read of what was written
         self.started = self.active_at = self.looked_at = now
-        self.last = sample
+        self.last = self.quiet_from = sample  # the latest sample, and the one at the last sign of work
 
     def observe(self, now: float, sample: Sample) -> Verdict:
         if self.patience.deadline is not None and now >= self.patience.deadline:
             return Verdict.OVERTIME
         if active(self.last, sample, now - self.looked_at, self.reading):
-            self.active_at = now
+            self.active_at, self.quiet_from = now, sample
         self.last, self.looked_at = sample, now
         if now - self.active_at >= self.idle:
             return Verdict.IDLE
@@ -106,10 +106,23 @@ class Wait:
     def why(self, verdict: Verdict) -> str:
         """What the target was seen doing as the wait ended: a predicate of it ("the target ...")."""
         if verdict is Verdict.IDLE:
-            return f"was idle for {self.idle:g} s (no CPU time, no output, nothing read)"
+            return f"was idle for {self.idle:g} s ({self._meanwhile()})"
         if verdict is Verdict.OVERTIME:
             return "was still running when the run's time was up"
         return f"was still working after {self.patience.limit:g} s"
+
+    def _meanwhile(self) -> str:
+        """What the target did while it was idle, in figures: below the share of a core that is
+        work is not always nothing, and awaiting a read, output does not count as work."""
+        cpu_ms = (self.last.cpu_ns - self.quiet_from.cpu_ns) // 1_000_000
+        wrote = self.last.received - self.quiet_from.received
+        return ", ".join(
+            (
+                f"{cpu_ms:,} ms of CPU time" if cpu_ms else "under 1 ms of CPU time",
+                f"{wrote:,} byte{'' if wrote == 1 else 's'} of output" if wrote else "no output",
+                "nothing read",
+            )
+        )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
