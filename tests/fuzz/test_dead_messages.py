@@ -20,11 +20,11 @@ DEAD = {
     "closes stdout": ([PY, "-c", "import os, time; os.close(1); time.sleep(60)"], "closed its stdout"),
     "never answers": (
         [PY, "-c", "import sys, time; sys.stdin.readline(); time.sleep(60)"],
-        "did not answer the liveness ping and was idle for 1 s (no CPU time, no output, nothing read)",
+        "did not answer the liveness ping and was idle for 1 s (under 1 ms of CPU time, no output, nothing read)",
     ),
     "never reads": (
         [PY, "-c", "import time; time.sleep(60)"],
-        "read nothing of its stdin, answered nothing, and was idle for 1 s (no CPU time, no output, nothing read)",
+        "read nothing of its stdin, answered nothing, and was idle for 1 s (under 1 ms of CPU time, no output, nothing read)",
     ),
 }
 # Seams of templates filled with the wrong kind of phrase.

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.drive import signs
+from mcpref.fuzz.drive.process import Process
 from mcpref.fuzz.drive.signs import look, machine_quiet
 from mcpref.fuzz.drive.target import run_case
 from mcpref.fuzz.drive.timing import Timing
@@ -110,6 +111,22 @@ def test_a_target_still_working_at_the_limit_is_given_up() -> None:
     run = run_case([sys.executable, str(HOSTILE / "busy_then_serves.py")], [INIT], SHORT)
     assert not run.observation.survived
     assert "still working after 1 s" in run.observation.ending
+
+
+@pytest.mark.spec("STDIO-SURVIVE", "STDIO-STDOUT-MESSAGES-ONLY")
+def test_a_flood_the_driver_reads_slower_than_it_writes_is_working_not_idle() -> None:
+    # On a loaded machine the driver drains a flood slower than it writes: the flood spends its time
+    # blocked on a full pipe, using next to no CPU time, no thread of it runnable, and its output is
+    # no sign of work while a read of its stdin is owed. It waits on the driver, as a thread that
+    # waits for a core: working. The driver here reads none of its stdout, the limit of slowness.
+    process = Process([sys.executable, str(HOSTILE / "floods_stdout.py")], Timing(patience=Patience(idle=0.5, limit=2.0)))
+    try:
+        process._read = lambda fd, which: None  # type: ignore[method-assign]
+        process.write(PING)
+        assert not process.wait_until_read()
+        assert process.gave_up == "was still working after 2 s"
+    finally:
+        process.finish()
 
 
 @pytest.mark.spec("STDIO-SURVIVE")

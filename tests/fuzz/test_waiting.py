@@ -13,12 +13,12 @@ import pytest
 from mcpref.fuzz.drive.waiting import CPU_SHARE, Patience, Sample, Verdict, Wait, active, add_arguments, from_arguments
 
 PATIENCE = Patience(idle=3.0, limit=60.0, look=0.05, retry=0.5)
-QUIET = Sample(cpu_ns=0, running=False, received=0, consumed=0)
+QUIET = Sample(cpu_ns=0, running=False, received=0, consumed=0, stalled=False)
 
 
 def busy(seconds: float) -> Sample:
     """A target that has used a whole core since the start, for ``seconds``."""
-    return Sample(cpu_ns=int(seconds * 1e9), running=False, received=0, consumed=0)
+    return Sample(cpu_ns=int(seconds * 1e9), running=False, received=0, consumed=0, stalled=False)
 
 
 def run(wait: Wait, samples: dict[float, Sample], end: float) -> tuple[Verdict, float]:
@@ -52,18 +52,19 @@ def test_a_target_that_keeps_working_is_waited_for_up_to_the_limit() -> None:
 def test_idleness_counts_from_the_last_sign_of_work() -> None:
     wait = Wait(PATIENCE, 0.0, QUIET)
     # Output at 2.9 s, then nothing: given up 3 s later, at 5.9 s.
-    verdict, at = run(wait, {2.9: Sample(0, False, 10, 0)}, end=100.0)
+    verdict, at = run(wait, {2.9: Sample(0, False, 10, 0, False)}, end=100.0)
     assert (verdict, at) == (Verdict.IDLE, 5.9)
 
 
 @pytest.mark.parametrize(
     ("after", "working"),
     [
-        (Sample(0, True, 0, 0), True),  # a thread runnable: on a loaded machine it waits for a core
-        (Sample(0, False, 1, 0), True),  # it wrote
-        (Sample(0, False, 0, 1), True),  # it read
-        (Sample(int(CPU_SHARE * 1e9) + 1, False, 0, 0), True),  # more than the share of a core over 1 s
-        (Sample(int(CPU_SHARE * 1e9) // 2, False, 0, 0), False),  # an idle event loop's timers
+        (Sample(0, True, 0, 0, False), True),  # a thread runnable: on a loaded machine it waits for a core
+        (Sample(0, False, 1, 0, False), True),  # it wrote
+        (Sample(0, False, 0, 1, False), True),  # it read
+        (Sample(0, False, 0, 0, True), True),  # its output fills a pipe: it waits for the driver to read
+        (Sample(int(CPU_SHARE * 1e9) + 1, False, 0, 0, False), True),  # more than the share of a core over 1 s
+        (Sample(int(CPU_SHARE * 1e9) // 2, False, 0, 0, False), False),  # an idle event loop's timers
         (QUIET, False),
     ],
 )
@@ -104,8 +105,38 @@ def test_no_wait_outlives_the_callers_deadline_whatever_the_target_does() -> Non
 
 @pytest.mark.spec("STDIO-SURVIVE")
 def test_awaiting_a_read_output_alone_is_no_sign_of_work() -> None:
-    chatter = Sample(cpu_ns=0, running=False, received=100, consumed=0)
+    chatter = Sample(cpu_ns=0, running=False, received=100, consumed=0, stalled=False)
     assert active(QUIET, chatter, 0.05) and not active(QUIET, chatter, 0.05, reading=True)
     wait = Wait(PATIENCE, 0.0, QUIET, reading=True)
-    verdict, at = run(wait, {t / 10: Sample(0, False, t, 0) for t in range(1, 1000)}, end=100.0)
+    verdict, at = run(wait, {t / 10: Sample(0, False, t, 0, False) for t in range(1, 1000)}, end=100.0)
     assert (verdict, at) == (Verdict.IDLE, 3.0)
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_awaiting_a_read_a_target_blocked_on_output_not_yet_read_is_working() -> None:
+    # A flood drained slower than it writes: next to no CPU time, no thread runnable, output that
+    # does not count while a read is owed, and its stdout full at every look: it waits on the driver.
+    flood = Sample(cpu_ns=1000, running=False, received=65536, consumed=0, stalled=True)
+    assert active(QUIET, flood, 0.05, reading=True)
+    wait = Wait(PATIENCE, 0.0, QUIET, reading=True)
+    verdict, at = run(wait, {t / 10: Sample(t * 1000, False, t * 65536, 0, True) for t in range(1, 1000)}, end=100.0)
+    assert (verdict, at) == (Verdict.EXHAUSTED, 60.0)
+
+
+@pytest.mark.spec("STDIO-SURVIVE")
+def test_the_idle_verdict_says_what_the_target_did_meanwhile_with_the_figures_seen() -> None:
+    assert _idle_why({}) == "was idle for 3 s (under 1 ms of CPU time, no output, nothing read)"
+    # An idle event loop's timers: below the share of a core that is work, but not nothing.
+    timers = {t / 20: Sample(t * 100_000, False, 0, 0, False) for t in range(1, 100)}
+    assert _idle_why(timers) == "was idle for 3 s (6 ms of CPU time, no output, nothing read)"
+    # Awaiting a read, a target that only writes: its output is said, not denied.
+    chatter = {t / 20: Sample(0, False, t, 0, False) for t in range(1, 100)}
+    assert _idle_why(chatter, reading=True) == "was idle for 3 s (under 1 ms of CPU time, 60 bytes of output, nothing read)"
+    assert _idle_why({0.05: Sample(0, False, 1, 0, False)}, reading=True).endswith("(under 1 ms of CPU time, 1 byte of output, nothing read)")
+
+
+def _idle_why(samples: dict[float, Sample], reading: bool = False) -> str:
+    wait = Wait(PATIENCE, 0.0, QUIET, reading=reading)
+    verdict, _ = run(wait, samples, end=100.0)
+    assert verdict is Verdict.IDLE
+    return wait.why(verdict)

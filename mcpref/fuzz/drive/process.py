@@ -30,7 +30,7 @@ from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.drive.client_side import SENTINEL_IDS, inspect_line
 from mcpref.fuzz.drive.echoes import Written
 from mcpref.fuzz.drive.observation import UNANSWERED, Direction, Event
-from mcpref.fuzz.drive.signs import look, process_cpu_ns, unread
+from mcpref.fuzz.drive.signs import look, pipe_full, process_cpu_ns, unread
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.drive.waiting import Sample, Verdict, Wait
 
@@ -137,7 +137,9 @@ class Process:
     def sample(self) -> Sample:
         """The target's signs of work so far (``fuzz.drive.waiting``): a look at all its processes."""
         self.tree, cpu, running = look(self.proc.pid, self.tree)
-        return Sample(cpu, running, self.received + self.err_received, self.consumed())
+        # A flood read more slowly than it writes is blocked on its full pipe, not idle (STDIO-SURVIVE).
+        stalled = any(pipe_full(key.fd) for key in self.selector.get_map().values() if key.data != "in")
+        return Sample(cpu, running, self.received + self.err_received, self.consumed(), stalled)
 
     def baseline(self) -> Sample:
         """The counters a wait starts from, without a look: the CPU time of the processes the last
@@ -148,7 +150,7 @@ class Process:
         for process in self.tree:
             with contextlib.suppress(OSError):  # ended since
                 cpu += process_cpu_ns(process)
-        return Sample(cpu, False, self.received + self.err_received, self.consumed())
+        return Sample(cpu, False, self.received + self.err_received, self.consumed(), False)
 
     def took(self, started: float) -> None:
         """A wait that began at ``started`` got what it waited for: its length counts from the

@@ -7,6 +7,7 @@ from __future__ import annotations
 import array
 import fcntl
 import os
+import select
 import termios
 import time
 from collections.abc import Sequence
@@ -81,6 +82,22 @@ def _read(path: str, size: int = 4096) -> bytes:
         return os.read(fd, size)
     finally:
         os.close(fd)
+
+
+def pipe_full(fd: int) -> bool:
+    """Whether the pipe that ``fd`` reads has no room for a write: its writer, if it writes, waits
+    for the reader. Only a write end's poll tells (the bytes a pipe holds when full depend on the
+    sizes of the writes), so one is opened through /proc for the look. False where /proc cannot tell."""
+    try:
+        writer = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        poll = select.poll()
+        poll.register(writer, select.POLLOUT)
+        return not poll.poll(0)
+    finally:
+        os.close(writer)  # held on, it would keep the reader from ever seeing the end of the output
 
 
 def unread(fd: int) -> int:

@@ -3,10 +3,12 @@
 A target is waited for as long as it shows signs of work, and given up on only when it
 shows none (STDIO-SURVIVE) or has worked for a long limit without doing what was awaited.
 The signs of work are what a ``Sample`` holds: CPU time used by the target's processes,
-one of their threads runnable or in uninterruptible sleep, bytes it wrote, bytes it read.
-A loaded machine slows a target down without making it idle (a thread that waits for a
-core is runnable), so the same target gets the same verdicts on a fast machine and a slow
-one; only the time it took changes, and that is measured, never judged (STDIO-LATENCY).
+one of their threads runnable or in uninterruptible sleep, bytes it wrote, bytes it read,
+output it wrote that fills a pipe the driver has not read yet. A loaded machine slows a
+target down without making it idle (a thread that waits for a core is runnable; a target
+whose output the driver reads more slowly than it writes waits on the driver, blocked and
+using next to no CPU time), so the same target gets the same verdicts on a fast machine and
+a slow one; only the time it took changes, and that is measured, never judged (STDIO-LATENCY).
 
 No I/O and no clock here: the driver (``fuzz.drive.process``) samples the target and passes the
 time, so that the policy can be tested on a simulated clock.
@@ -35,20 +37,23 @@ class Patience:
 
 @dataclass(frozen=True)
 class Sample:
-    """The target's signs of work so far, as counters that only grow (but ``running``)."""
+    """The target's signs of work so far, as counters that only grow (but ``running`` and ``stalled``)."""
 
     cpu_ns: int  # CPU time used by the target's processes
     running: bool  # one of their threads was runnable or in uninterruptible sleep
     received: int  # bytes read from its stdout and stderr
     consumed: int  # bytes it read from its stdin
+    stalled: bool  # its stdout or stderr pipe was full: it waits for the driver to read
 
 
 def active(before: Sample, after: Sample, seconds: float, reading: bool = False) -> bool:
     """Whether the target worked between two samples taken ``seconds`` apart. Awaiting a read
     (``reading``), output is no sign of work: a target that stopped reading and only writes
-    does nothing for what it was sent."""
+    does nothing for what it was sent; but one whose output is read more slowly than it
+    writes (``stalled``) is waiting on the driver, as a runnable thread is on a core."""
     return (
         after.running
+        or after.stalled
         or (after.received > before.received and not reading)
         or after.consumed > before.consumed
         or after.cpu_ns - before.cpu_ns > CPU_SHARE * seconds * 1e9
@@ -76,13 +81,13 @@ class Wait:
         self.idle = patience.idle if idle is None else idle
         self.reading = reading  # what is awaited is a read of what was written
         self.started = self.active_at = self.looked_at = now
-        self.last = sample
+        self.last = self.quiet_from = sample  # the latest sample, and the one at the last sign of work
 
     def observe(self, now: float, sample: Sample) -> Verdict:
         if self.patience.deadline is not None and now >= self.patience.deadline:
             return Verdict.OVERTIME
         if active(self.last, sample, now - self.looked_at, self.reading):
-            self.active_at = now
+            self.active_at, self.quiet_from = now, sample
         self.last, self.looked_at = sample, now
         if now - self.active_at >= self.idle:
             return Verdict.IDLE
@@ -101,10 +106,23 @@ class Wait:
     def why(self, verdict: Verdict) -> str:
         """What the target was seen doing as the wait ended: a predicate of it ("the target ...")."""
         if verdict is Verdict.IDLE:
-            return f"was idle for {self.idle:g} s (no CPU time, no output, nothing read)"
+            return f"was idle for {self.idle:g} s ({self._meanwhile()})"
         if verdict is Verdict.OVERTIME:
             return "was still running when the run's time was up"
         return f"was still working after {self.patience.limit:g} s"
+
+    def _meanwhile(self) -> str:
+        """What the target did while it was idle, in figures: below the share of a core that is
+        work is not always nothing, and awaiting a read, output does not count as work."""
+        cpu_ms = (self.last.cpu_ns - self.quiet_from.cpu_ns) // 1_000_000
+        wrote = self.last.received - self.quiet_from.received
+        return ", ".join(
+            (
+                f"{cpu_ms:,} ms of CPU time" if cpu_ms else "under 1 ms of CPU time",
+                f"{wrote:,} byte{'' if wrote == 1 else 's'} of output" if wrote else "no output",
+                "nothing read",
+            )
+        )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
