@@ -31,8 +31,6 @@ GAPS = {
     # cause, FRAME-CHUNK-INVARIANT, which check's rows do not attribute.
     "first_message_only": "check names symptoms a campaign files under FRAME-CHUNK-INVARIANT",
     "utf8_per_chunk": "check names symptoms a campaign files under FRAME-CHUNK-INVARIANT",
-    # One retyped id: the oracle also files the second answer under 1 and the silence under "1".
-    "id_type_change": "check files RPC-ONE-ANSWER beside RPC-ID-ECHO for one cause",
     "null_id_for_invalid": "the campaign does not draw an invalid batch member with an id",
     "silent_on_invalid_request": "the campaign files params that are not an object under RPC-INVALID-REQUEST",
 }
