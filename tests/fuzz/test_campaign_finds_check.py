@@ -31,7 +31,6 @@ GAPS = {
     # cause, FRAME-CHUNK-INVARIANT, which check's rows do not attribute.
     "first_message_only": "check names symptoms a campaign files under FRAME-CHUNK-INVARIANT",
     "utf8_per_chunk": "check names symptoms a campaign files under FRAME-CHUNK-INVARIANT",
-    "null_id_for_invalid": "the campaign does not draw an invalid batch member with an id",
     "silent_on_invalid_request": "the campaign files params that are not an object under RPC-INVALID-REQUEST",
 }
 CHOSEN = [

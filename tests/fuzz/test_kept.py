@@ -149,6 +149,11 @@ def test_initialized_again_unless_every_initialize_in_the_body_was_refused() -> 
     assert initialized_again([AGAIN], [])  # no answer: it may still be taking it
     assert initialized_again([AGAIN, AGAIN.replace(b"init-2", b"init-3")], [refused])
     assert initialized_again([b"[" + AGAIN.rstrip() + b"]\n"], [])  # in a batch
+    # RPC-BATCH-INITIALIZE: refused in the batch's answer, beside a notification and a ping served.
+    batch = b'[{"jsonrpc":"2.0","method":"notifications/x"},' + AGAIN.rstrip() + b',{"jsonrpc":"2.0","id":3,"method":"ping"}]\n'
+    assert not initialized_again([batch], [b'[{"jsonrpc":"2.0","id":3,"result":{}},' + refused + b"]"])
+    assert initialized_again([batch], [b'[{"jsonrpc":"2.0","id":3,"result":{}},' + taken + b"]"])
+    assert initialized_again([b'[{"jsonrpc":"2.0","method":"initialize"}]\n'], [])  # read as a notification
     assert initialized_again([b'{"method":"initialize",\n'], [])  # unreadable to us
     assert not initialized_again([encode(request(4, "tools/call", {"name": "echo", "text": "initialize"}))], [])
     assert initialized_again([AGAIN.replace(b'"initialize"', b'"\\u0069nitialize"')], [])  # the same method to JSON

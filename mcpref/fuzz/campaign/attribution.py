@@ -59,23 +59,32 @@ def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
             message = json.loads(line)
         except (ValueError, RecursionError):
             return True
-        if not isinstance(message, dict) or "id" not in message:
-            return True
-        if message.get("method") == "initialize":
-            ids.append(message["id"])
+        for member in _messages(message):
+            if isinstance(message, list) and not (isinstance(member, dict) and member.get("method") == "initialize"):
+                continue  # a batch's other members
+            if not isinstance(member, dict) or "id" not in member:
+                return True
+            if member.get("method") == "initialize":
+                ids.append(member["id"])
     if not ids:
         return False
     refused = 0
     for line in output:
         try:
-            answer = json.loads(line)
+            value = json.loads(line)
         except ValueError:
             continue
-        if isinstance(answer, dict) and answer.get("id") in ids:
-            if "error" not in answer:
-                return True
-            refused += 1
+        for answer in _messages(value):
+            if isinstance(answer, dict) and answer.get("id") in ids:
+                if "error" not in answer:
+                    return True
+                refused += 1
     return refused < len(ids)
+
+
+def _messages(value: object) -> list[object]:
+    """The messages of a line: a batch's members (or its answers), or the line's one value."""
+    return list(value) if isinstance(value, list) else [value]
 
 
 def _mentions_initialize(line: bytes) -> bool:
