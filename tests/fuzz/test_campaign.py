@@ -367,3 +367,11 @@ def test_a_case_that_breaks_several_rules_is_kept_under_each_by_its_failing_find
     assert kept == {"RPC-INVALID-REQUEST": findings[0], "RPC-PARAMS-OBJECT": findings[2], "RPC-BATCH": findings[3]}
     assert all(sorted(map(repr, failure.findings)) == sorted(map(repr, findings)) for failure in campaign.best.values())
 
+
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT")
+def test_a_campaign_selecting_frame_chunk_invariant_alone_judges_the_rules_it_is_attributed_from(tmp_path: Path) -> None:
+    # Only attribution files it, from a failure under another rule: that rule is judged, and left
+    # out of the report, with its warnings.
+    target = [sys.executable, str(BUGGY / "first_message_only.py")]
+    status, report = campaign(tmp_path, "selected", "spec", target, CASES, "--select", "FRAME-CHUNK-INVARIANT")
+    assert (status, [f["id"] for f in report["failures"]], report["warnings"]) == (1, ["FRAME-CHUNK-INVARIANT"], [])
