@@ -349,3 +349,43 @@ def test_a_legacy_campaign_says_when_the_server_served_no_legacy_session(tmp_pat
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert (note in done.stdout) is shown, done.stdout
+
+
+@pytest.mark.spec("RPC-INVALID-REQUEST", "RPC-PARAMS-OBJECT", "RPC-BATCH")
+def test_a_case_that_breaks_several_rules_is_kept_under_each_by_its_failing_finding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A case budget allows no second round to search for the rules a first failure hid: each rule a
+    # case breaks is a failure of its own, shown by a finding that fails, not a warning of its rule.
+    from mcpref.fuzz.campaign import runner
+    from mcpref.fuzz.campaign.runner import Campaign
+    from mcpref.fuzz.drive.observation import Observation
+    from mcpref.fuzz.drive.target import Run
+    from mcpref.fuzz.generate.case import Case
+    from mcpref.fuzz.judge.oracle import Finding
+
+    warned = Finding("RPC-BATCH", False, 3, "refused a line the reference serves or skips", "no error", "-32700")
+    findings = [
+        Finding("RPC-INVALID-REQUEST", True, 2, "no answer", "an answer with id 5", "nothing"),
+        warned,
+        Finding("RPC-PARAMS-OBJECT", True, 4, "no answer", "an answer with id 8", "nothing"),
+        Finding("RPC-BATCH", True, 3, "no answer", "an answer with id 2", "nothing"),
+    ]
+    run = Run(Observation((), survived=True), None, b"", ())
+    campaign = Campaign(["true"])
+    monkeypatch.setattr(runner, "event", lambda name: None)  # outside a Hypothesis test
+    monkeypatch.setattr(campaign, "execute", lambda case, timing=None: (run, findings))
+    raised = campaign._case(Case((b"{}\n",)), set())
+    assert raised == ("RPC-INVALID-REQUEST", "RPC-INVALID-REQUEST: no answer")
+    kept = {rule: failure.finding for rule, failure in campaign.best.items()}
+    assert kept == {"RPC-INVALID-REQUEST": findings[0], "RPC-PARAMS-OBJECT": findings[2], "RPC-BATCH": findings[3]}
+    assert all(sorted(map(repr, failure.findings)) == sorted(map(repr, findings)) for failure in campaign.best.values())
+
+
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT")
+def test_a_campaign_selecting_frame_chunk_invariant_alone_judges_the_rules_it_is_attributed_from(tmp_path: Path) -> None:
+    # Only attribution files it, from a failure under another rule: that rule is judged, and left
+    # out of the report, with its warnings.
+    target = [sys.executable, str(BUGGY / "first_message_only.py")]
+    status, report = campaign(tmp_path, "selected", "spec", target, CASES, "--select", "FRAME-CHUNK-INVARIANT")
+    assert (status, [f["id"] for f in report["failures"]], report["warnings"]) == (1, ["FRAME-CHUNK-INVARIANT"], [])

@@ -72,3 +72,15 @@ def test_check_keeps_a_silence_on_a_line_not_utf8_under_frame_utf8_whatever_else
     )
     rows = check_rows([sys.executable, str(server)], Profile.SPEC, Timing(), only=frozenset({"FRAME-UTF8"}))
     assert [(row["id"], row["status"]) for row in rows] == [("FRAME-UTF8", "fail")]
+
+
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT", "RPC-ONE-ANSWER")
+@pytest.mark.parametrize("name", ["first_message_only", "utf8_per_chunk"])
+def test_check_files_what_the_cutting_alone_causes_under_frame_chunk_invariant_not_its_symptoms(name: str) -> None:
+    # One cause, under the rule that names it, as a campaign files it: the answers lost go away once
+    # the same bytes are written in one piece or one line a write.
+    target = [sys.executable, str(BUGGY / f"{name}.py")]
+    rows = check_rows(target, Profile.SPEC, Timing(), Era.LEGACY, frozenset({"FRAME-CHUNK-INVARIANT", "RPC-ONE-ANSWER"}))
+    assert {row["id"]: row["status"] for row in rows} == {"FRAME-CHUNK-INVARIANT": "fail", "RPC-ONE-ANSWER": "pass"}
+    (chunked,) = (row for row in rows if row["id"] == "FRAME-CHUNK-INVARIANT")
+    assert all("only when the bytes are cut as in this case" in str(f["message"]) for f in chunked["findings"])

@@ -149,6 +149,11 @@ def test_initialized_again_unless_every_initialize_in_the_body_was_refused() -> 
     assert initialized_again([AGAIN], [])  # no answer: it may still be taking it
     assert initialized_again([AGAIN, AGAIN.replace(b"init-2", b"init-3")], [refused])
     assert initialized_again([b"[" + AGAIN.rstrip() + b"]\n"], [])  # in a batch
+    # RPC-BATCH-INITIALIZE: refused in the batch's answer, beside a notification and a ping served.
+    batch = b'[{"jsonrpc":"2.0","method":"notifications/x"},' + AGAIN.rstrip() + b',{"jsonrpc":"2.0","id":3,"method":"ping"}]\n'
+    assert not initialized_again([batch], [b'[{"jsonrpc":"2.0","id":3,"result":{}},' + refused + b"]"])
+    assert initialized_again([batch], [b'[{"jsonrpc":"2.0","id":3,"result":{}},' + taken + b"]"])
+    assert initialized_again([b'[{"jsonrpc":"2.0","method":"initialize"}]\n'], [])  # read as a notification
     assert initialized_again([b'{"method":"initialize",\n'], [])  # unreadable to us
     assert not initialized_again([encode(request(4, "tools/call", {"name": "echo", "text": "initialize"}))], [])
     assert initialized_again([AGAIN.replace(b'"initialize"', b'"\\u0069nitialize"')], [])  # the same method to JSON
@@ -296,9 +301,12 @@ def test_a_kept_run_is_confirmed_fresh_only_where_it_adds_to_what_fresh_runs_sho
     assert check_runs._to_confirm(outcomes, sizes, Profile.STRICT) == []
 
 
-def test_a_finding_in_a_kept_process_does_not_end_it(tmp_path: Path) -> None:
+def test_a_finding_in_a_kept_process_does_not_end_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that fails RPC-INVALID-REQUEST in several kept scenarios: each is judged fresh only
     where its rules are not shown yet, and the kept processes go on."""
+    # Not counted: the re-runs that put a fresh run's failures down to the cutting or not, which
+    # are no kept processes (FRAME-CHUNK-INVARIANT).
+    monkeypatch.setattr(check_runs, "relabel_cutting", lambda findings, *context: findings)
     starts = tmp_path / "starts"
     buggy = Path(__file__).parents[2] / "examples" / "buggy" / "silent_on_invalid_request.py"
     statuses = _statuses(_counted(starts, str(buggy)))

@@ -1681,3 +1681,15 @@ def test_each_rule_is_judged_in_one_family_module_but_the_exceptions_named() -> 
     shared = {rule: found for rule, found in modules.items() if len(found) > 1}
     print("rules judged in more than one module:", shared)
     assert shared == IN_TWO_MODULES
+
+
+@pytest.mark.spec("RPC-ID-ECHO", "RPC-ONE-ANSWER")
+@pytest.mark.parametrize("order", [(1, "1"), ("1", 1)])
+def test_an_id_retyped_to_another_request_s_id_is_one_cause_under_id_echo(order: tuple[object, object]) -> None:
+    # A server that answers "1" as 1, asked with 1 and "1": both answers come back under 1. The second
+    # is the answer to "1" with its id changed, whichever was asked first, not a second answer to 1 and
+    # "1" left unanswered.
+    lines = [*HANDSHAKE, *(encode(request(request_id, "ping")) for request_id in order)]
+    findings = _judge(lines, [INIT_RESULT, result(1), result(1)])
+    assert verdict(findings) == fails("RPC-ID-ECHO")
+    assert [(f.rule, f.expected, f.actual) for f in findings] == [("RPC-ID-ECHO", '"1"', "1")]

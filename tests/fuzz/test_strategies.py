@@ -5,6 +5,7 @@ from __future__ import annotations
 import tracemalloc
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, find, given, seed, settings
 
 from mcpref.fuzz.generate.case import Case, _inside_string_ids
@@ -74,3 +75,12 @@ def test_lines_of_a_megabyte_do_not_outlive_their_case() -> None:
         tracemalloc.stop()
     assert huge >= 10  # enough of them to tell
     assert kept == []
+
+
+@pytest.mark.spec("RPC-BATCH", "RPC-BATCH-INITIALIZE")
+def test_some_batches_hold_an_initialize_a_member_owed_an_error_under_its_own_id() -> None:
+    def holds_an_initialize(case: Case) -> bool:
+        return any(line.startswith(b"[") and b'"method":"initialize"' in line for line in case.lines[2:])
+
+    found = find(cases("2025-03-26"), holds_an_initialize, settings=settings(max_examples=1_000, database=None))
+    assert b'"protocolVersion":"2025-03-26"' in found.lines[0]

@@ -10,8 +10,8 @@ target still owes (``read_on_for_missing``). Campaigns (``campaign.runner``), ``
 
 from __future__ import annotations
 
-import itertools
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
@@ -59,23 +59,32 @@ def initialized_again(body: Sequence[bytes], output: Sequence[bytes]) -> bool:
             message = json.loads(line)
         except (ValueError, RecursionError):
             return True
-        if not isinstance(message, dict) or "id" not in message:
-            return True
-        if message.get("method") == "initialize":
-            ids.append(message["id"])
+        for member in _messages(message):
+            if isinstance(message, list) and not (isinstance(member, dict) and member.get("method") == "initialize"):
+                continue  # a batch's other members
+            if not isinstance(member, dict) or "id" not in member:
+                return True
+            if member.get("method") == "initialize":
+                ids.append(member["id"])
     if not ids:
         return False
     refused = 0
     for line in output:
         try:
-            answer = json.loads(line)
+            value = json.loads(line)
         except ValueError:
             continue
-        if isinstance(answer, dict) and answer.get("id") in ids:
-            if "error" not in answer:
-                return True
-            refused += 1
+        for answer in _messages(value):
+            if isinstance(answer, dict) and answer.get("id") in ids:
+                if "error" not in answer:
+                    return True
+                refused += 1
     return refused < len(ids)
+
+
+def _messages(value: object) -> list[object]:
+    """The messages of a line: a batch's members (or its answers), or the line's one value."""
+    return list(value) if isinstance(value, list) else [value]
 
 
 def _mentions_initialize(line: bytes) -> bool:
@@ -130,7 +139,8 @@ def chunking_finding(
     None when it stays."""
     if (len(case.chunks) < 2 and len(case.lines) < 2) or finding.rule in _SEEN_THROUGH_CUTS:
         return None
-    offsets = tuple(itertools.accumulate(len(line) for line in case.lines[:-1]))
+    # After each LF: a piece of a case (a scenario of check's corpus) may hold several lines.
+    offsets = tuple(found.end() for found in re.finditer(b"\n", case.stream[:-1]))
     # A long pause keeps one line per read even on a loaded machine. Not before stdin closes: a
     # pause there lets work in flight end before EOF, which is no matter of cutting.
     one_line_a_write = () if case.eof else ((offsets, max(timing.pause, LINE_A_WRITE_PAUSE)),)
@@ -151,6 +161,32 @@ def chunking_finding(
                 finding.actual,
             )
     return None
+
+
+def relabel_cutting(
+    findings: list[Finding],
+    case: Case,
+    execute: Callable[[Case, Timing], list[Finding]],
+    timing: Timing,
+    profile: Profile,
+) -> list[Finding]:
+    """Each failing finding that ``chunking_finding`` puts down to the cutting alone, filed in its
+    place under FRAME-CHUNK-INVARIANT: one cause, under the rule that names it, as a campaign files
+    it. Each other cutting runs once, whatever the findings it clears. Returns ``findings`` itself
+    when nothing is relabelled."""
+    runs: dict[tuple[tuple[int, ...], float], list[Finding]] = {}
+
+    def once(recut: Case, recut_timing: Timing) -> list[Finding]:
+        key = (recut.cuts, recut_timing.pause)
+        if key not in runs:
+            runs[key] = execute(recut, recut_timing)
+        return runs[key]
+
+    # A death is no matter of cutting (``outcome.attribute``), and its re-runs would wait on a dead target.
+    failing = [f for f in failing_findings(findings, profile) if f.rule not in ("STDIO-SURVIVE", "FRAME-CHUNK-INVARIANT")]
+    causes = {id(f): chunking_finding(f, case, once, timing, profile) for f in failing}
+    relabelled = [cause if (cause := causes.get(id(f))) is not None else f for f in findings]
+    return findings if relabelled == findings else relabelled
 
 
 def relabel_false_line_ends(

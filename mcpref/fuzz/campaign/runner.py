@@ -1,9 +1,9 @@
 """A fuzz campaign: Hypothesis generates cases, the target runs them, the oracle judges.
 
-Hypothesis does the searching, shrinking and remembering: each distinct rule broken
-raises its own exception type, so ``report_multiple_bugs`` shrinks each separately, and
-the example database (``fuzz.campaign.database``: the campaign directory's, or one shared in Redis)
-replays earlier failures first on the next run.
+Hypothesis does the searching, shrinking and remembering: each rule broken raises its own
+exception type, so ``report_multiple_bugs`` shrinks each separately (a case breaking several is
+kept under each), and the example database (``fuzz.campaign.database``: the campaign
+directory's, or one shared in Redis) replays earlier failures first on the next run.
 
 A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
 what they found is shrunk until N more cases have run at most. A budget in seconds is
@@ -321,10 +321,10 @@ class Campaign:
         if not (failing := failing_findings(findings, self.profile)):
             return None
         new = [finding for finding in failing if finding.rule not in known]
-        rule = (new or failing)[0].rule
         self.stats.first_failure = self.stats.first_failure or self.stats.cases
-        self._keep(Failure(rule, case, run, findings))
-        return (rule, f"{rule}: {new[0].message}") if new else None
+        for rule, first in {f.rule: f for f in reversed(failing)}.items():  # each rule it breaks, by its first failure
+            self._keep(Failure(rule, case, run, [first, *(f for f in findings if f is not first)]))
+        return (new[0].rule, f"{new[0].rule}: {new[0].message}") if new else None
 
     def attributed(self, failures: Iterable[Failure]) -> list[Failure]:
         """The failures, each under the rule its case breaks once re-run otherwise (``attribute``),

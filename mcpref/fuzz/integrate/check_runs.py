@@ -9,11 +9,13 @@ verdict is a fresh process's: a scenario that loses the kept process or may have
 it again runs fresh, and one with findings runs fresh where it is the smallest case of a rule
 that fresh runs do not yet show as badly or with a case as small (``_to_confirm``); a rule's
 verdict is the same either way.
-What a kept run can hide is a behaviour that depends on what the process did before.
+What a kept run can hide is a behaviour that depends on what the process did before. A fresh
+run's failures that the cutting alone caused are FRAME-CHUNK-INVARIANT's (``relabel_cutting``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -24,6 +26,7 @@ from mcpref.fuzz.campaign.attribution import (
     initialized_again,
     read_on_for_missing,
     relabel_carried_state,
+    relabel_cutting,
     relabel_false_line_ends,
 )
 from mcpref.fuzz.drive import stopping
@@ -63,6 +66,13 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
         era=scenario.era,
     )
     findings = judge_run(scenario.case.stream, run)
+
+    def recut(case: Case, within: Timing) -> list[Finding]:
+        return judge_run(case.stream, run_case(command, case.chunks, within, settle=case.settle, eof=scenario.eof, era=scenario.era))
+
+    with contextlib.suppress(OutOfTime):  # re-runs past check's time limit: the findings as they are
+        # What the cutting alone caused is FRAME-CHUNK-INVARIANT's, as a campaign files it.
+        findings = relabel_cutting(findings, scenario.case, recut, timing, Profile.SPEC)
     if "FRAME-LF-ONLY" in scenario.rules:
         findings = relabel_false_line_ends(findings, scenario.case, run.observation.output, execute, Profile.SPEC)
     # Not relabel_invalid_utf8, which campaigns use: a line dropped with or without its bytes that

@@ -183,12 +183,14 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         database=database,
         timing=timing,
         progress=stderr_progress if show else None,
-        rules=args.rules.rules if args.rules.narrowed else None,
+        # Only attribution files FRAME-CHUNK-INVARIANT, from a failure under another rule: every rule is judged.
+        rules=args.rules.rules if args.rules.narrowed and not args.rules.chosen("FRAME-CHUNK-INVARIANT") else None,
     )
     outcome = run_jobs(args.jobs, campaign)
     if args.rules.narrowed:  # an attribution may file a failure under a rule left out
         chosen = [failure for failure in outcome.failures if args.rules.chosen(failure.rule)]
-        outcome = replace(outcome, failures=chosen)
+        warned = {rule: warning for rule, warning in outcome.warnings.items() if args.rules.chosen(rule)}
+        outcome = replace(outcome, failures=chosen, warnings=warned)
     if show:
         sys.stderr.write("\n")
     setting = campaign_report.Setting(

@@ -206,25 +206,21 @@ class Session:
         ]
 
     def take(self, request_id: RequestId) -> list[Answer]:
-        """The answers under ``request_id``, but for those owed to other requests whose ids a double
-        does not tell from it (RFC 8259 section 6: 2**53 + 1 and 2**53 + 2 may both be read as
-        2**53 + 2): those are left for them to find (``retyped``)."""
+        """The answers under ``request_id``, but for those owed to other requests whose ids may be
+        answered under it: a double does not tell them apart (RFC 8259 section 6: 2**53 + 1 and
+        2**53 + 2 may both be read as 2**53 + 2), or their type changed ("1" answered as 1). Those
+        are left for them to find (``retyped``): one cause, RPC-ID-ECHO, not a second answer too."""
         key = id_key(request_id)
         answers = self.by_id.pop(key, [])
         owed = max(self.id_uses[key], 1)
-        if len(answers) > owed and self._sharing_a_double(key):
+        if len(answers) > owed and self._answerable_as(key):
             self.by_id[key], answers = answers[owed:], answers[:owed]
             self.spared.add(key)
         return answers
 
-    def _sharing_a_double(self, key: IdKey) -> bool:
-        """Whether another request's integer id is read as the same double as ``key``'s."""
-        sent = key[1]
-        return type(sent) is int and any(
-            type(other[1]) is int and other != key and float(other[1]) == float(sent)
-            for other, uses in self.id_uses.items()
-            if uses
-        )
+    def _answerable_as(self, key: IdKey) -> bool:
+        """Whether another request's id may come back as ``key``'s (``same_id_changed``)."""
+        return any(other != key and same_id_changed(key[1], other[1]) for other, uses in self.id_uses.items() if uses)
 
     def take_first(self, key: IdKey) -> JsonObject:
         """The first answer under ``key``, which has one, taken from the answers still unclaimed."""
@@ -239,7 +235,7 @@ class Session:
         key = self.retyped_key(request_id)
         if key is None:
             return None
-        if self.unsent(key) and not self._sharing_a_double(id_key(request_id)):
+        if self.unsent(key) and not self._answerable_as(id_key(request_id)):
             return self.by_id.pop(key)[0].value
         return self.take_first(key)
 
