@@ -10,7 +10,8 @@ from typing import Final
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
-from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus, seen_through, unjudged
+from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
+from mcpref.fuzz.integrate.seen import seen_through, unjudged
 from mcpref.fuzz.judge.oracle import Profile, Status
 from mcpref.fuzz.report import causes, statuses
 from mcpref.fuzz.report.reproducer import finding_json, paced_shell_line, session_transcript
@@ -54,7 +55,7 @@ def _lost(run: Run) -> str:
 
 
 def _seen(scenario: Scenario, run: Run) -> bool:
-    """Whether the server was seen through the scenario (``check_runs.seen_through``)."""
+    """Whether the server was seen through the scenario (``seen.seen_through``)."""
     return seen_through(scenario.case, scenario.eof, run.observation)
 
 

@@ -16,7 +16,6 @@ run's failures that the cutting alone caused are FRAME-CHUNK-INVARIANT's (``rela
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,13 +30,14 @@ from mcpref.fuzz.campaign.attribution import (
 )
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.drive.kept import Session
-from mcpref.fuzz.drive.observation import UNANSWERED, Observation
+from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.target import Run, run_case
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus import KEPT_HEADS, Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
 from mcpref.fuzz.integrate.check_progress import Progress
+from mcpref.fuzz.integrate.seen import answered
 from mcpref.fuzz.judge.lifecycle import negotiated_versions, refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, judge_run, witnessed
@@ -316,35 +316,6 @@ class Judged:
 
 def _answered_nothing(scenarios: Sequence[Scenario], results: Sequence[tuple[Run, list[Finding]]]) -> bool:
     return bool(results) and not any(answered(s.case, run.observation) for s, (run, _) in zip(scenarios, results, strict=True))
-
-
-def seen_through(case: Case, eof: bool, observation: Observation) -> bool:
-    """Whether the server was seen through a run of ``case``, so that its silence on a rule is
-    evidence: it answered the liveness probe after the case or, where the case ends at EOF (no
-    probe follows), it wrote a response (``answered``)."""
-    return answered(case, observation) if eof else observation.survived
-
-
-def unjudged(ending: str) -> str:
-    """Why a run judged nothing, from how the server ended (``Process.ending``, a predicate): a
-    sentence that says it answered nothing, once."""
-    said = ending.startswith(UNANSWERED) or "answered nothing" in ending
-    return f"the server {ending}" if said else f"the server {ending} before answering"
-
-
-def answered(case: Case, observation: Observation) -> bool:
-    """Whether the server wrote a response in a run of ``case``: a line holding an object with a
-    result or an error and no method, that is no line of the case's own (an echo answers nothing)."""
-    written = {line.rstrip(b"\r") for line in case.stream.split(b"\n")}
-    return any(_is_response(line) for line in observation.output if line.rstrip(b"\r") not in written)
-
-
-def _is_response(line: bytes) -> bool:
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(value, dict) and "method" not in value and ("result" in value or "error" in value)
 
 
 def judge_corpus(

@@ -25,7 +25,7 @@ from mcpref.fuzz.drive.target import run_case
 from mcpref.fuzz.drive.timing import Timing
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.integrate import check_client as check_client_command
-from mcpref.fuzz.integrate.check_runs import seen_through, unjudged
+from mcpref.fuzz.integrate.seen import seen_through, unjudged
 from mcpref.fuzz.judge.oracle import Finding, Status, judge, judge_run
 from mcpref.fuzz.report import exits
 from mcpref.fuzz.report.client_reproducer import client_reproducer, is_client
