@@ -15,8 +15,13 @@ from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.session_types import Effect, Send, StartTimer
 
 ASKED = {"s1": "sampling/createMessage", "r1": "roots/list", "e1": "elicitation/create", "p1": "ping"}
+PARAMS = {  # each as its schema requires: the shape is not what is tried here
+    "sampling/createMessage": {"messages": [], "maxTokens": 1},
+    "elicitation/create": {"message": "?", "requestedSchema": {"type": "object", "properties": {}}},
+}
 for request_id, method in ASKED.items():
-    os.write(1, json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": {}}).encode() + b"\n")
+    request = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": PARAMS.get(method, {})}
+    os.write(1, json.dumps(request).encode() + b"\n")
 answered: set[str] = set()
 held: list[bytes] = []
 session = ServerSession()
