@@ -156,3 +156,14 @@ def test_the_typescript_sdk_dropping_an_id_it_cannot_hold_is_not_filed_under_utf
     reproducer.write_text(json.dumps(document))
     done = subprocess.run([sys.executable, "-m", "mcpref", "replay", str(reproducer)], capture_output=True, text=True, check=False)
     assert done.returncode == 1 and done.stdout.splitlines()[-1].startswith("fail RPC-ONE-ANSWER: no answer, with or"), done
+
+
+@pytest.mark.spec("FRAME-OUTPUT-ASCII", "TOOLS-UNKNOWN")
+def test_a_note_from_a_scenario_that_judges_another_rule_claims_nothing_under_spec() -> None:
+    # In the modern era no scenario judges FRAME-OUTPUT-ASCII, yet the Python SDK's raw UTF-8 output
+    # draws its note (a reference decision, which spec permits) in "tools in the modern era".
+    command = [sys.executable, "-m", "mcpref", "check", "--protocol-version", "2026-07-28", "--json", "--", *PYTHON_SERVER]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    row = next(row for row in json.loads(done.stdout)["rules"] if row["id"] == "FRAME-OUTPUT-ASCII")
+    assert (row["status"], [f["status"] for f in row["findings"]]) == ("n/a", ["note"])
