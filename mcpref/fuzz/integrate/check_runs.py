@@ -65,7 +65,9 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
         record=True,
         era=scenario.era,
     )
-    findings = judge_run(scenario.case.stream, run)
+    # A few of each rule, before any re-run: a flood's thousands of findings would each be weighed
+    # against every re-run's (``_first_of_each_rule``).
+    findings = _first_of_each_rule(judge_run(scenario.case.stream, run))
 
     def recut(case: Case, within: Timing) -> list[Finding]:
         return judge_run(case.stream, run_case(command, case.chunks, within, settle=case.settle, eof=scenario.eof, era=scenario.era))
