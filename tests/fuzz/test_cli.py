@@ -41,7 +41,7 @@ def test_check_passes_the_reference_and_fails_a_silent_server_with_the_right_id(
     rows = json.loads(clean.stdout)["rules"]
     assert [row["id"] for row in rows] == [rule.id for rule in RULES]
     # The reference announces neither resources nor prompts: no scenario shows their shapes (test_untested.py).
-    assert {row["id"] for row in rows if row["status"] not in ("pass", "n/a")} == {"RESOURCES-SHAPE", "PROMPTS-SHAPE"}
+    assert {row["id"] for row in rows if row["status"] not in ("pass", "n/a")} == {"RESOURCES-SHAPE", "PROMPTS-SHAPE", "SERVER-MESSAGE-SHAPE"}
     silent = mcpref("check", "--profile", "strict", "--json", "--", *SILENT)
     assert silent.returncode == 1
     by_id = {row["id"]: row for row in json.loads(silent.stdout)["rules"]}

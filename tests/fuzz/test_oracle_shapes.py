@@ -127,6 +127,18 @@ def test_a_result_shape_rule_is_witnessed_only_where_its_result_was_seen() -> No
     assert "RESOURCES-SHAPE" in seen and "PROMPTS-SHAPE" not in seen
 
 
+@pytest.mark.spec("SERVER-MESSAGE-SHAPE")
+def test_the_shape_of_what_a_server_writes_unasked_is_witnessed_only_where_it_wrote_such_a_message() -> None:
+    lines, opened = _opened("2025-06-18")
+    stream = b"".join([*lines, encode(request(1, "ping"))])
+    answer = _line({"jsonrpc": "2.0", "id": 1, "result": {}})
+    log = _line({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": 1}})
+    changed = _line({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})  # params optional: no shape
+    assert "SERVER-MESSAGE-SHAPE" in witnessed(stream, Observation((opened, log, answer), b"", True, SENTINEL_IDS))
+    for output in ((opened, answer), (opened, changed, answer)):
+        assert "SERVER-MESSAGE-SHAPE" not in witnessed(stream, Observation(output, b"", True, SENTINEL_IDS))
+
+
 @pytest.mark.spec("RESOURCES-SHAPE", "MOD-TOOLS-CACHE")
 def test_a_modern_resources_list_carries_its_cache_members() -> None:
     enveloped = MODERN.request(1, "resources/list", {}, V2026_07_28)

@@ -33,6 +33,7 @@ SITUATIONS: Final = {
     "RESOURCES-SHAPE": "a resources/list result of a server that announced resources",
     "PROMPTS-SHAPE": "a prompts/list result of a server that announced prompts",
     "COMPLETION-SHAPE": "a completion/complete result",
+    "SERVER-MESSAGE-SHAPE": "a notification or request the server wrote, of a method that requires params",
 }
 
 

@@ -152,6 +152,8 @@ def judge_unasked(session: Session) -> None:
     malformed: dict[str, list[tuple[str, Shape, JsonObject]]] = {}
     for at, value in session.server_messages:
         shape = _shape_at(session, at, value)
+        if shape is not None:
+            session.witnessed.add("SERVER-MESSAGE-SHAPE")  # a pass needs a message read, not silence
         if shape is not None and (problem := params_problem(shape, value)) is not None:
             malformed.setdefault(str(value["method"]), []).append((problem, shape, value))
     for method, found in malformed.items():
