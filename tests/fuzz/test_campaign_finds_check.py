@@ -25,19 +25,7 @@ MODERN = ("--protocol-version", "2026-07-28")
 EXAMPLES = sorted(path.stem for path in BUGGY.glob("*.py"))
 RUNS = [(name, ()) for name in EXAMPLES] + [(name, MODERN) for name in sorted(MODERN_EXPECTED)]
 IN_MAKE_TEST = {("answers_notification", ())}
-# Where the two still disagree (seed 1, 100 cases), and why; each an expected failure until fixed.
-GAPS = {
-    # Both file the silence under RPC-PARAMS-OBJECT, but at seed 1 none of the campaign's 136 cases (80
-    # distinct) holds params that are not an object (a bad envelope of two shapes, some one body line in
-    # eighty, or the corpus's "invalid requests"): its first failure, at case 12, is shrunk to the end.
-    "silent_on_invalid_request": "no case of the campaign sends params that are not an object (RPC-PARAMS-OBJECT)",
-}
-CHOSEN = [
-    pytest.param(name, era, marks=pytest.mark.xfail(reason=GAPS[name], strict=True)) if name in GAPS and not era
-    else pytest.param(name, era)
-    for name, era in RUNS
-    if FULL or (name, era) in IN_MAKE_TEST
-]
+CHOSEN = [(name, era) for name, era in RUNS if FULL or (name, era) in IN_MAKE_TEST]
 
 
 def _mcpref(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -45,7 +33,7 @@ def _mcpref(*argv: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.spec("RPC-NOTIFICATION-SILENT")
-@pytest.mark.parametrize(("name", "era"), CHOSEN, ids=[f"{p.values[0]}{'-modern' if p.values[1] else ''}" for p in CHOSEN])
+@pytest.mark.parametrize(("name", "era"), CHOSEN, ids=[f"{name}{'-modern' if era else ''}" for name, era in CHOSEN])
 def test_a_seeded_campaign_fails_every_rule_check_fails(tmp_path: Path, name: str, era: tuple[str, ...]) -> None:
     target = [sys.executable, str(BUGGY / f"{name}.py")]
     checked = json.loads(_mcpref("check", "--profile", "spec", "--json", *era, "--", *target).stdout)

@@ -42,6 +42,7 @@ CAMPAIGNED = {
     "duplicate_keys_parse_error",
     "duplicate_keys_invalid_request",
     "answers_client_response",
+    "unstructured_params_served",
     "batches_everywhere",
     "batches_silent",
     "blank_line_parse_error",

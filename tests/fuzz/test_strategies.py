@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, find, given, seed, settings
+from hypothesis.strategies import SearchStrategy
 
 from mcpref.fuzz.generate.case import Case, _inside_string_ids
 from mcpref.fuzz.generate.hostile import HOSTILE_KINDS
 from mcpref.fuzz.generate.messages import INITIALIZED, PLAIN_HANDSHAKES, encode
+from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.generate.strategies import FRESH_MAX_LINES, LINE_SHAPES, METHODS, cases
 
 READY = encode(INITIALIZED)
@@ -26,7 +29,7 @@ def test_one_draw_gives_hostile_lines_three_sevenths_and_each_shape_its_even_par
         "batch": 1,
         "hostile": 3,
     }
-    assert set(Counter(shape for kind, shape in shapes if kind == "hostile").values()) == {len(shapes) * 3 // 7 // 15}
+    assert set(Counter(shape for kind, shape in shapes if kind == "hostile").values()) == {len(shapes) * 3 // 7 // len(HOSTILE_KINDS)}
     assert {shape for kind, shape in shapes if kind == "hostile"} == set(HOSTILE_KINDS)
     assert {shape for kind, shape in shapes if kind == "request"} == set(METHODS)
     assert shapes[0] == ("request", "ping")  # shrinking goes toward a plain ping
@@ -61,7 +64,7 @@ def test_lines_of_a_megabyte_do_not_outlive_their_case() -> None:
     huge = 0
 
     @seed(1)
-    @settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=400, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(case=cases())
     def draw(case: Case) -> None:
         nonlocal huge
@@ -84,3 +87,22 @@ def test_some_batches_hold_an_initialize_a_member_owed_an_error_under_its_own_id
 
     found = find(cases("2025-03-26"), holds_an_initialize, settings=settings(max_examples=1_000, database=None))
     assert b'"protocolVersion":"2025-03-26"' in found.lines[0]
+
+
+def _unstructured_params(line: bytes) -> bool:
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
+        return False
+    return isinstance(value, dict) and "params" in value and not isinstance(value["params"], dict | list)
+
+
+@pytest.mark.spec("RPC-PARAMS-OBJECT")
+@pytest.mark.parametrize("strategy", [cases(), modern_cases()], ids=["legacy", "modern"])
+def test_some_requests_carry_params_that_are_neither_object_nor_array(strategy: SearchStrategy[Case]) -> None:
+    found = find(
+        strategy,
+        lambda case: any(_unstructured_params(line) for line in case.lines),
+        settings=settings(max_examples=1_000, database=None, suppress_health_check=list(HealthCheck)),
+    )
+    assert any(b'"id":' in line for line in found.lines if _unstructured_params(line))  # a request, owed an answer

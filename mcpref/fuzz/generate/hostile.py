@@ -2,7 +2,7 @@
 
 Not JSON, cut short, invalid UTF-8, NaN, deep nesting, a lone surrogate, a raw separator or CR,
 a BOM, an answer larger than a pipe's buffer or a line over a mebibyte, an odd id, a broken
-envelope, a duplicate or extra key, or free text.
+envelope, params that are not structured, a duplicate or extra key, or free text.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ HOSTILE_KINDS = (
     "huge",
     "odd-id",
     "bad-envelope",
+    "unstructured-params",
     "duplicate-key",
     "extra-key",
     "text",
@@ -41,8 +42,10 @@ DEPTHS = st.sampled_from([100, 300, 1000, 100_000])
 SEPARATORS = st.sampled_from(["\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"])
 HUGE_SIZES = st.sampled_from(["answer", "line"])
 BAD_ENVELOPES = st.sampled_from(
-    ["method-number", "jsonrpc-1", "no-jsonrpc", "params-string", "params-null", "scalar", "no-method"]
+    ["method-number", "jsonrpc-1", "no-jsonrpc", "scalar", "no-method"]
 )
+# Neither object nor array: not even JSON-RPC's structured params (RPC-PARAMS-OBJECT).
+UNSTRUCTURED_PARAMS = st.sampled_from(["x", None, 5, False])
 OVER_A_MEBIBYTE = b"x" * 1_200_000
 # Every character UTF-8 encodes (no surrogate), named by category: ``codec="utf-8"`` names the same
 # set, but has Hypothesis build its table over every code point in Python, 233 MiB at a first run.
@@ -62,7 +65,8 @@ def hostile_line(draw: st.DrawFn, index: int, kind: str, base: Callable[[object]
     The request is a ``ping``, or what ``base`` builds for the drawn id (another era's probe).
     """
     request_id = valid_id(draw, index)
-    ping = encode(request(request_id, "ping") if base is None else base(request_id)).rstrip(b"\n")
+    probe = request(request_id, "ping") if base is None else base(request_id)
+    ping = encode(probe).rstrip(b"\n")
     if kind == "not-json":
         return b"pas du json\n"
     if kind == "truncated":
@@ -101,12 +105,12 @@ def hostile_line(draw: st.DrawFn, index: int, kind: str, base: Callable[[object]
             "method-number": {"jsonrpc": "2.0", "id": request_id, "method": 5},
             "jsonrpc-1": {"jsonrpc": "1.0", "id": request_id, "method": "ping"},
             "no-jsonrpc": {"id": request_id, "method": "ping"},
-            "params-string": {"jsonrpc": "2.0", "id": request_id, "method": "ping", "params": "x"},
-            "params-null": {"jsonrpc": "2.0", "id": request_id, "method": "ping", "params": None},
             "scalar": 42,
             "no-method": {"jsonrpc": "2.0", "id": request_id},
         }[shape]
         return encode(body)
+    if kind == "unstructured-params":
+        return encode({**probe, "params": draw(UNSTRUCTURED_PARAMS)})
     if kind == "duplicate-key":
         return ping.replace(b'"jsonrpc":"2.0"', b'"jsonrpc":"2.0","jsonrpc":"2.0"') + b"\n"
     if kind == "extra-key":
