@@ -21,7 +21,7 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.judge.lifecycle import refused_as_modern_only
-from mcpref.fuzz.judge.modern import speaks_modern, updated_uri
+from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, judge
 from mcpref.reference.eras import LEGACY, MODERN, meta
 from mcpref.reference.session_types import Eras
@@ -492,13 +492,3 @@ def test_an_initialize_refused_with_a_message_naming_modern_versions_alone_shows
     assert not refused_as_modern_only(stream, (refused("unsupported protocol version"),))
     assert not refused_as_modern_only(stream, (refused("this server supports 2026-07-28", 11),))  # not initialize's
     assert not refused_as_modern_only(stream, (result(10, {"protocolVersion": "2025-11-25"}),))
-
-
-@pytest.mark.spec("MOD-LISTEN-ONLY", "CAP-RESOURCE-SUBSCRIBED")
-def test_the_uri_of_a_resource_update_is_read_only_from_its_params_object() -> None:
-    # Its callers read well-formed messages only (SERVER-MESSAGE-SHAPE files the others); the
-    # reading itself holds for any value.
-    updated = "notifications/resources/updated"
-    assert updated_uri({"method": updated, "params": {"uri": "file:///a"}}) == "file:///a"
-    assert updated_uri({"method": updated, "params": 3}) is None
-    assert updated_uri({"method": "notifications/message", "params": {"uri": "file:///a"}}) is None

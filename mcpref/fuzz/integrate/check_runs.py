@@ -45,7 +45,7 @@ from mcpref.reference.versions import Era
 
 WORKERS = 4  # scenarios run side by side: the target's work and the waits overlap
 KEPT = 1  # kept processes a handshake at most: their starts compete with the fresh runs for the cores
-FINDINGS_A_RULE = 3  # a scenario's findings kept of each rule (``_first_of_each_rule``)
+FINDINGS_A_RULE = 3  # a scenario's findings kept of each rule the oracle names (``_first_of_each_rule``)
 OUTLASTED = "outlasted the time limit"  # how a scenario cut short by check's time limit ended
 
 
@@ -66,7 +66,8 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
         era=scenario.era,
     )
     # A few of each rule, before any re-run: a flood's thousands of findings would each be weighed
-    # against every re-run's (``_first_of_each_rule``).
+    # against every re-run's (``_first_of_each_rule``). A relabelling files each finding anew, one
+    # for one: the findings stay as few.
     findings = _first_of_each_rule(judge_run(scenario.case.stream, run))
 
     def recut(case: Case, within: Timing) -> list[Finding]:
@@ -80,8 +81,7 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     # Not relabel_invalid_utf8, which campaigns use: a line dropped with or without its bytes that
     # are not UTF-8 filed elsewhere would leave FRAME-UTF8 reading pass, and no such byte was seen
     # handled. The silence stays FRAME-UTF8's here, which it breaks too.
-    findings = relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
-    return run, _first_of_each_rule(findings)
+    return run, relabel_carried_state(findings, scenario.case, execute, Profile.SPEC)
 
 
 def _first_of_each_rule(findings: list[Finding]) -> list[Finding]:
