@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from mcpref.fuzz.campaign.attribution import (
     chunking_finding,
     defanged,
     relabel_carried_state,
+    relabel_cutting,
     relabel_false_line_ends,
     relabel_invalid_utf8,
     utf8_repaired,
@@ -193,14 +194,14 @@ def test_a_case_that_closes_stdin_is_recut_without_a_pause_before_the_end() -> N
     dropped = Finding("STDIO-EOF-DRAIN", False, 1, "no answer before the exit that followed EOF", "an answer", "nothing")
     tried: list[tuple[Case, float]] = []
 
-    def execute(case: Case, timing: Timing) -> list[Finding]:
+    def execute(case: Case, timing: Timing) -> frozenset[str]:
         tried.append((case, timing.pause))
-        return [dropped] if case.cuts == (3,) or case.cuts == () else []
+        return frozenset({dropped.rule} if case.cuts == (3,) or case.cuts == () else ())
 
     for eof in (True, False):
         tried.clear()
         case = Case(lines, (3,), eof=eof)
-        found = chunking_finding(dropped, case, execute, Timing(), Profile.STRICT)
+        found = chunking_finding(dropped, case, execute, Timing())
         assert [recut.cuts for recut, _ in tried] == ([()] if eof else [(), (len(lines[0]),)])
         assert all(recut.eof is eof for recut, _ in tried)
         assert (found is None) is eof
@@ -215,15 +216,15 @@ def test_a_recut_that_lost_the_server_does_not_blame_the_cut() -> None:
     echoed = Finding("RPC-ID-ECHO", True, 0, "answered with id -9223372036854775808 for id 10^30", "10^30", "-2^63")
     died = Finding("STDIO-SURVIVE", True, None, "the server died or stopped answering", "a live server", "exited")
 
-    def execute(case: Case, timing: Timing) -> list[Finding]:
-        return [echoed, died] if case.cuts == (3,) else [died]
+    def execute(case: Case, timing: Timing) -> frozenset[str]:
+        return frozenset({echoed.rule, died.rule} if case.cuts == (3,) else {died.rule})
 
-    assert chunking_finding(echoed, Case(lines, (3,)), execute, Timing(), Profile.SPEC) is None
+    assert chunking_finding(echoed, Case(lines, (3,)), execute, Timing()) is None
     # Where the recut server lives on, the finding's absence there is the cut's doing.
-    found = chunking_finding(echoed, Case(lines, (3,)), lambda case, timing: [], Timing(), Profile.SPEC)
+    found = chunking_finding(echoed, Case(lines, (3,)), lambda case, timing: frozenset(), Timing())
     assert found is not None and found.rule == "FRAME-CHUNK-INVARIANT"
     # A death that the cut alone caused is still the cut's.
-    cut_death = chunking_finding(died, Case(lines, (3,)), lambda case, timing: [], Timing(), Profile.SPEC)
+    cut_death = chunking_finding(died, Case(lines, (3,)), lambda case, timing: frozenset(), Timing())
     assert cut_death is not None and cut_death.rule == "FRAME-CHUNK-INVARIANT"
 
 
@@ -258,3 +259,29 @@ def test_a_failure_attribution_found_to_be_a_warning_is_one_in_every_campaign_ou
     warnings = {"FRAME-LF-ONLY": earlier}
     assert settled([warned], warnings, Profile.STRICT) == [warned]  # a failure under strict
     assert settled([warned], warnings, Profile.SPEC) == [] and warnings == {"FRAME-LF-ONLY": earlier}
+
+
+class _Reads(list[Finding]):
+    """A re-run's findings that count how often they are read through."""
+
+    reads = 0
+
+    def __iter__(self) -> Iterator[Finding]:
+        self.reads += 1
+        return super().__iter__()
+
+
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT", "STDIO-STDOUT-MESSAGES-ONLY")
+def test_each_re_run_of_a_flood_is_read_once_however_many_findings_are_weighed_against_it() -> None:
+    # A flood breaks a rule once a line: weighing each of its findings against every re-run's
+    # failing rules, read anew each time, took minutes against random bytes.
+    flood = [Finding("STDIO-STDOUT-MESSAGES-ONLY", True, n, "not a message", "a message", "text") for n in range(200)]
+    reruns: list[_Reads] = []
+
+    def execute(case: Case, timing: Timing) -> list[Finding]:
+        reruns.append(_Reads(flood))
+        return reruns[-1]
+
+    case = Case((b"x\n", b"y\n"), (1,))
+    assert relabel_cutting(flood, case, execute, Timing(), Profile.SPEC) is flood
+    assert [rerun.reads for rerun in reruns] == [1, 1]

@@ -28,10 +28,16 @@ from mcpref.reference.messages import RequestId
 Execute = Callable[[Case], tuple[list[Finding], tuple[bytes, ...]]]
 # A relabelling: the findings of a case, each under its cause once variants of the case are run.
 Relabel = Callable[[list[Finding], Case, Execute, Profile], list[Finding]]
+# What ``chunking_finding`` runs a recut of the case with: the rules that run fails.
+Recut = Callable[[Case, Timing], frozenset[str]]
 
 
 def failing_findings(findings: list[Finding], profile: Profile) -> list[Finding]:
     return [f for f in findings if f.status(profile) is Status.FAIL]
+
+
+def failing_rules(findings: list[Finding], profile: Profile) -> frozenset[str]:
+    return frozenset(f.rule for f in failing_findings(findings, profile))
 
 
 def read_on_for_missing(session: Session, run: Run, suspects: Iterable[Finding]) -> Run | None:
@@ -127,13 +133,7 @@ def defanged(case: Case, crs_only: bool = False) -> Case:
     return replace(case, lines=tuple(lines), cuts=())
 
 
-def chunking_finding(
-    finding: Finding,
-    case: Case,
-    execute: Callable[[Case, Timing], list[Finding]],
-    timing: Timing,
-    profile: Profile,
-) -> Finding | None:
+def chunking_finding(finding: Finding, case: Case, recut: Recut, timing: Timing) -> Finding | None:
     """FRAME-CHUNK-INVARIANT for a failing ``finding`` that goes away when the same bytes are written
     in one piece, or one line a write, with the server seen through: the cutting alone caused it.
     None when it stays."""
@@ -147,8 +147,7 @@ def chunking_finding(
     for cuts, pause in (((), timing.pause), *one_line_a_write):
         if cuts == case.cuts:
             continue
-        findings = execute(replace(case, cuts=cuts), replace(timing, pause=pause))
-        failing = {f.rule for f in failing_findings(findings, profile)}
+        failing = recut(replace(case, cuts=cuts), replace(timing, pause=pause))
         if finding.rule != "STDIO-SURVIVE" and "STDIO-SURVIVE" in failing:
             continue  # a recut that lost the server may have lost it before the finding's line
         if finding.rule not in failing:
@@ -172,19 +171,19 @@ def relabel_cutting(
 ) -> list[Finding]:
     """Each failing finding that ``chunking_finding`` puts down to the cutting alone, filed in its
     place under FRAME-CHUNK-INVARIANT: one cause, under the rule that names it, as a campaign files
-    it. Each other cutting runs once, whatever the findings it clears. Returns ``findings`` itself
-    when nothing is relabelled."""
-    runs: dict[tuple[tuple[int, ...], float], list[Finding]] = {}
+    it. Each other cutting runs once, and its failing rules are read once, whatever the findings
+    weighed against them (a flood's are many). Returns ``findings`` itself when nothing is relabelled."""
+    runs: dict[tuple[tuple[int, ...], float], frozenset[str]] = {}
 
-    def once(recut: Case, recut_timing: Timing) -> list[Finding]:
+    def once(recut: Case, recut_timing: Timing) -> frozenset[str]:
         key = (recut.cuts, recut_timing.pause)
         if key not in runs:
-            runs[key] = execute(recut, recut_timing)
+            runs[key] = failing_rules(execute(recut, recut_timing), profile)
         return runs[key]
 
     # A death is no matter of cutting (``outcome.attribute``), and its re-runs would wait on a dead target.
     failing = [f for f in failing_findings(findings, profile) if f.rule not in ("STDIO-SURVIVE", "FRAME-CHUNK-INVARIANT")]
-    causes = {id(f): chunking_finding(f, case, once, timing, profile) for f in failing}
+    causes = {id(f): chunking_finding(f, case, once, timing) for f in failing}
     relabelled = [cause if (cause := causes.get(id(f))) is not None else f for f in findings]
     return findings if relabelled == findings else relabelled
 
@@ -213,7 +212,8 @@ def relabel_false_line_ends(
     defanged_findings, defanged_output = execute(defanged(case))
     # Line by line (defanging keeps each line where it was): a failure of another line, with a cause
     # of its own, does not keep this one's answer lost to its false line ends under a symptom's rule.
-    lost = [f for f in lost if f.line not in _split_lines(defanged_findings, profile)]
+    split_anyway = _split_lines(defanged_findings, profile)
+    lost = [f for f in lost if f.line not in split_anyway]
     if defanged_output == output or not lost:
         return findings
     false_ends = [line for line in case.lines if has_false_line_end(line)]

@@ -15,6 +15,7 @@ from mcpref.fuzz.campaign.attribution import (
     RERUNS,
     Relabel,
     chunking_finding,
+    failing_rules,
     relabel_carried_state,
     relabel_false_line_ends,
     relabel_invalid_utf8,
@@ -161,7 +162,7 @@ def attribute(
         if failure.rule == "MOD-STATELESS":
             return relabelled(relabel_carried_state)
         chunked = chunking_finding(
-            failure.finding, failure.case, lambda case, within: execute(case, within)[1], timing, profile
+            failure.finding, failure.case, lambda case, within: failing_rules(execute(case, within)[1], profile), timing
         )
         if chunked is not None:
             return Failure("FRAME-CHUNK-INVARIANT", failure.case, failure.run, [chunked, *failure.findings])

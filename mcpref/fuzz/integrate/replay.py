@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from mcpref.fuzz.campaign.attribution import (
     chunking_finding,
+    failing_rules,
     relabel_carried_state,
     relabel_false_line_ends,
     relabel_invalid_utf8,
@@ -61,13 +62,13 @@ def _judged(
 def _chunked(
     findings: list[Finding], case: Case, argv: list[str], timing: Timing, reproducer: Reproducer
 ) -> list[Finding]:
-    def execute(recut: Case, recut_timing: Timing) -> list[Finding]:
+    def execute(recut: Case, recut_timing: Timing) -> frozenset[str]:
         run = run_case(argv, recut.chunks, recut_timing, settle=recut.settle, eof=recut.eof, era=reproducer.era)
-        return judge_run(recut.stream, run)
+        return failing_rules(judge_run(recut.stream, run), reproducer.profile)
 
     for finding in findings:
         if finding.status(reproducer.profile) is Status.FAIL:
-            chunked = chunking_finding(finding, case, execute, timing, reproducer.profile)
+            chunked = chunking_finding(finding, case, execute, timing)
             if chunked is not None:
                 return [chunked, *findings]
     return findings
