@@ -206,6 +206,18 @@ def test_a_resource_update_names_a_resource_the_client_subscribed_to() -> None:
     assert by_rule(_judge(subscribing, [announced, subscribed, updated({}), pong])) == ["SERVER-MESSAGE-SHAPE"]
 
 
+@pytest.mark.spec("CAP-RESOURCE-SUBSCRIBED", "LIFE-VERSION-KNOWN")
+def test_a_resource_update_at_a_version_that_does_not_exist_names_no_resource_whatever_its_params() -> None:
+    # No version's shapes hold for a session the server opened at a version that does not exist:
+    # its update is read as it came, params that are no object naming no resource.
+    lines = [*HANDSHAKE, encode(request(1, "ping"))]
+    bogus = INIT_RESULT.replace(b"2025-11-25", b"1999-01-01")
+    update = b'{"jsonrpc":"2.0","method":"notifications/resources/updated","params":3}'
+    findings = _judge(lines, [bogus, update, PONG])
+    assert by_rule(findings) == ["LIFE-VERSION-KNOWN", "CAP-RESOURCE-SUBSCRIBED"]
+    assert findings[1].message == "wrote notifications/resources/updated for null, which the client never subscribed to"
+
+
 @pytest.mark.spec("PROGRESS-TOKEN")
 def test_progress_names_the_token_of_a_request_not_yet_answered() -> None:
     lines = [*HANDSHAKE, _ping_asking_progress("t")]

@@ -59,7 +59,8 @@ _CAPABILITY_PREFIXES = {
 
 
 def updated_uri(value: JsonObject) -> JsonValue:
-    """The ``uri`` a resource-updated notification names (None for another message)."""
+    """The ``uri`` a resource-updated notification names (None for another message, or params that
+    are no object: a session opened at a version that does not exist has no shapes to hold it to)."""
     params = value.get("params")
     if value.get("method") != "notifications/resources/updated" or not isinstance(params, dict):
         return None
