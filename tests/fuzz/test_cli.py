@@ -325,3 +325,12 @@ def test_check_finds_a_modern_server_that_asks_with_a_request_and_leaves_it_unan
     # A modern client on stdio writes no response: the transcript shows none sent back.
     transcript = rows["MOD-NO-SERVER-REQUESTS"]["findings"][0]["transcript"]
     assert not any(entry.startswith("->") and '"id": "ask-' in entry for entry in transcript)
+
+
+def test_a_campaign_leaves_hypothesis_files_in_its_folder_not_in_the_current_one(tmp_path: Path) -> None:
+    # Seed 1 draws a text line by case 20: Hypothesis caches its Unicode tables to draw it.
+    done = subprocess.run([*MCPREF, "fuzz", "--seed", "1", "--max-cases", "20"], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [path.name for path in tmp_path.iterdir()] == ["campaigns"]
+    (campaign,) = (tmp_path / "campaigns").iterdir()
+    assert (campaign / "hypothesis" / "unicode_data").is_dir()

@@ -31,15 +31,22 @@ Hypothesis lets a key expire after eight days without a read or a write (its def
 
 Redis is an extra (``pip install 'mcpref[redis]'``), imported only for a ``redis://`` database:
 ``fuzz.campaign.redis_database``.
+
+Hypothesis keeps files of its own too (a cache of Unicode tables), by default in ``.hypothesis/``
+of the current folder: while a campaign runs they go to a folder of the campaign's
+(``hypothesis_home``), never to the user's current one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import hypothesis
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from mcpref import __version__
@@ -82,3 +89,14 @@ def open_database(directory: Path, url: str | None, *, read_only: bool, prefix: 
         return redis_database.open_shared(local, url, read_only=read_only, prefix=prefix)
     except redis_database.Unusable as exc:
         raise DatabaseError(str(exc)) from None
+
+
+@contextlib.contextmanager
+def hypothesis_home(directory: Path | None) -> Iterator[None]:
+    """Hypothesis's own files in ``directory`` while the block runs; in a temporary folder, removed
+    after, when None (a campaign with no folder of its own). Its default home again after."""
+    with contextlib.ExitStack() as stack:
+        home = directory or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mcpref-hypothesis-")))
+        set_hypothesis_home_dir(home)
+        stack.callback(set_hypothesis_home_dir, None)
+        yield

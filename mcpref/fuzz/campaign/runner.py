@@ -1,33 +1,30 @@
 """A fuzz campaign: Hypothesis generates cases, the target runs them, the oracle judges.
 
-Hypothesis does the searching, shrinking and remembering: each rule broken raises its own
-exception type, so ``report_multiple_bugs`` shrinks each separately (a case breaking several is
-kept under each), and the example database (``fuzz.campaign.database``: the campaign
-directory's, or one shared in Redis) replays earlier failures first on the next run.
+Hypothesis does the searching, shrinking and remembering: each rule broken raises its own exception
+type, so ``report_multiple_bugs`` shrinks each separately (a case breaking several is kept under
+each), and the example database (``fuzz.campaign.database``: the campaign directory's, or one shared
+in Redis) replays earlier failures first on the next run.
 
-A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then
-what they found is shrunk until N more cases have run at most. A budget in seconds is
-enforced from inside the test: once it is spent, a ``_BudgetSpent`` (not an
-``Exception``, so Hypothesis does not take it for a failure) ends the run; shrinking
-already under way may use a few seconds of grace. Hypothesis stops searching soon after the
-last new failure it finds; a campaign then starts a new round, a Hypothesis run of its own with a
-seed derived from the campaign's, in which the rules already found broken no longer count as
-failures: it searches on for others until its budget, in seconds or in cases, is spent (a
-campaign that replays a failure from the database, which Hypothesis finds at once and then
-stops at, still runs its N cases). A round also ends after
-``ROUND_CASES`` cases, so that what Hypothesis keeps of every case (a cache, a tree of tried
-choices) is dropped before it grows. A seed and a case budget give the same
-cases on any machine: what a case shows does not depend on the machine's speed
-(``fuzz.drive.waiting``), and what Hypothesis draws depends on the seed and the outcomes alone
-(``search.reproducible``).
+A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then what they
+found is shrunk until N more cases have run at most. A budget in seconds is enforced from inside the
+test: once it is spent, a ``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for
+a failure) ends the run; shrinking already under way may use a few seconds of grace. Hypothesis
+stops searching soon after the last new failure it finds; a campaign then starts a new round, a
+Hypothesis run of its own with a seed derived from the campaign's, in which the rules already found
+broken no longer count as failures: it searches on for others until its budget, in seconds or in
+cases, is spent (a campaign that replays a failure from the database, which Hypothesis finds at once
+and then stops at, still runs its N cases). A round also ends after ``ROUND_CASES`` cases, so that
+what Hypothesis keeps of every case (a cache, a tree of tried choices) is dropped before it grows. A
+seed and a case budget give the same cases on any machine: what a case shows does not depend on the
+machine's speed (``fuzz.drive.waiting``), and what Hypothesis draws depends on the seed and the
+outcomes alone (``search.reproducible``).
 
 Most cases start with the plain handshake and run in a process kept for it (see
-``Campaign.execute``): a process start costs more than a case. Only fresh processes
-give verdicts.
+``Campaign.execute``): a process start costs more than a case. Only fresh processes give verdicts.
 
-After the run, each failure's minimal case is replayed as one chunk and as one chunk
-per line: if either passes, what the failure depends on is the chunking, and the
-finding is FRAME-CHUNK-INVARIANT whatever rule the oracle saw broken.
+After the run, each failure's minimal case is replayed as one chunk and as one chunk per line: if
+either passes, what the failure depends on is the chunking, and the finding is FRAME-CHUNK-INVARIANT
+whatever rule the oracle saw broken.
 """
 
 from __future__ import annotations
@@ -35,12 +32,14 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from hypothesis import event, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 
 from mcpref.fuzz.campaign.attribution import failing_findings, initialized_again, read_on_for_missing
+from mcpref.fuzz.campaign.database import hypothesis_home
 from mcpref.fuzz.campaign.outcome import (
     Failure,
     Outcome,
@@ -92,6 +91,7 @@ class Campaign:
         timing: Timing | None = None,
         progress: Callable[[Progress], None] | None = None,
         rules: frozenset[str] | None = None,
+        storage: Path | None = None,
     ) -> None:
         self.argv = argv
         self.rules = rules  # the rules judged (``fuzz.integrate.selection``); None: every rule
@@ -103,6 +103,7 @@ class Campaign:
         # The era of the version asked for chooses the liveness probe; by default the cases are legacy.
         self.era = BY_NAME[version].era if version is not None else Era.LEGACY
         self.database = database  # None: nothing is remembered from one run to the next
+        self.storage = storage  # Hypothesis's own files (``hypothesis_home``): the campaign directory's
         self.timing = timing or Timing()
         self.progress = progress
         self.stats = Stats()
@@ -136,6 +137,7 @@ class Campaign:
             database=self.database,
             timing=self.timing,
             rules=self.rules,
+            storage=self.storage,
         )
         job.attributing = False
         return job
@@ -255,7 +257,7 @@ class Campaign:
         thresholds = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
         try:
-            with reproducible():
+            with reproducible(), hypothesis_home(self.storage):
                 return self._run()
         finally:
             gc.set_threshold(*thresholds)
@@ -386,15 +388,8 @@ class Campaign:
             return
         self._last_progress = now
         stats = self.stats
+        found = frozenset(self.best)
+        remaining = max(0.0, deadline - now)
         self.progress(
-            Progress(
-                stats.cases,
-                stats.processes,
-                stats.messages,
-                frozenset(self.best),
-                now - stats.started,
-                max(0.0, deadline - now),
-                self.max_cases,
-                shrinking,
-            )
+            Progress(stats.cases, stats.processes, stats.messages, found, now - stats.started, remaining, self.max_cases, shrinking)
         )

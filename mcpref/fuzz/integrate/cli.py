@@ -185,6 +185,7 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         progress=stderr_progress if show else None,
         # Only attribution files FRAME-CHUNK-INVARIANT, from a failure under another rule: every rule is judged.
         rules=args.rules.rules if args.rules.narrowed and not args.rules.chosen("FRAME-CHUNK-INVARIANT") else None,
+        storage=directory / "hypothesis",
     )
     outcome = run_jobs(args.jobs, campaign)
     if args.rules.narrowed:  # an attribution may file a failure under a rule left out

@@ -21,6 +21,7 @@ from pathlib import Path
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
+from mcpref.fuzz.campaign.database import hypothesis_home
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.corpus_modern import era_of_version
 from mcpref.fuzz.integrate.check_client import add_era_arguments, limits_of, reported, reproducer
@@ -114,7 +115,8 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         args.budget,
     )  # fmt: skip
     started = time.monotonic()
-    ran = reported(template, lambda: (ci.prepare(args, profile), campaign.run()))
+    with hypothesis_home(None):  # nothing of Hypothesis's own left in the current folder
+        ran = reported(template, lambda: (ci.prepare(args, profile), campaign.run()))
     if ran is None:
         return EXIT_USAGE
     baseline, outcome = ran
