@@ -59,8 +59,7 @@ _CAPABILITY_PREFIXES = {
 
 
 def updated_uri(value: JsonObject) -> JsonValue:
-    """The ``uri`` a resource-updated notification names (None for another message, or params that
-    are no object: a session opened at a version that does not exist has no shapes to hold it to)."""
+    """The ``uri`` a resource update names; None for another message, or params no object (at an unknown version)."""
     params = value.get("params")
     if value.get("method") != "notifications/resources/updated" or not isinstance(params, dict):
         return None
