@@ -94,7 +94,7 @@ def open_database(directory: Path, url: str | None, *, read_only: bool, prefix: 
 @contextlib.contextmanager
 def hypothesis_home(directory: Path | None) -> Iterator[None]:
     """Hypothesis's own files in ``directory`` while the block runs; in a temporary folder, removed
-    after, when None (a campaign with no folder of its own). Its default home again after."""
+    after, when None (fuzz-client, which keeps no folder). Its default home again after."""
     with contextlib.ExitStack() as stack:
         home = directory or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mcpref-hypothesis-")))
         set_hypothesis_home_dir(home)

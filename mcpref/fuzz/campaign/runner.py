@@ -29,6 +29,7 @@ whatever rule the oracle saw broken.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import time
 from collections.abc import Callable, Iterable
@@ -103,7 +104,7 @@ class Campaign:
         # The era of the version asked for chooses the liveness probe; by default the cases are legacy.
         self.era = BY_NAME[version].era if version is not None else Era.LEGACY
         self.database = database  # None: nothing is remembered from one run to the next
-        self.storage = storage  # Hypothesis's own files (``hypothesis_home``): the campaign directory's
+        self.storage = storage  # Hypothesis's own files (``hypothesis_home``), else where its host keeps them
         self.timing = timing or Timing()
         self.progress = progress
         self.stats = Stats()
@@ -257,7 +258,8 @@ class Campaign:
         thresholds = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
         try:
-            with reproducible(), hypothesis_home(self.storage):
+            # A campaign with no folder of its own (the pytest plugin's) leaves Hypothesis's home to its host.
+            with reproducible(), hypothesis_home(self.storage) if self.storage else contextlib.nullcontext():
                 return self._run()
         finally:
             gc.set_threshold(*thresholds)
