@@ -178,10 +178,6 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
         ]
         hits.sort(key=lambda hit: hit[2].status(profile) is not Status.FAIL)  # the row's note gives its status's cause
         status = statuses.of([f.status(profile) for _, _, f in hits], seen, bool(exercised))
-        if status == statuses.UNTESTED and not exercised:
-            # Notes alone (a reference decision taken otherwise, which the profile permits), from
-            # scenarios of this era that judge other rules: they claim nothing of a rule none judges.
-            status = statuses.NOT_APPLICABLE
         row: dict[str, object] = {
             "id": rule.id,
             "level": rule.level.value,
