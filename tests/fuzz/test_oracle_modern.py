@@ -22,7 +22,7 @@ from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.judge.lifecycle import refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern, updated_uri
-from mcpref.fuzz.judge.oracle import Finding, Profile, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge, witnessed
 from mcpref.reference.eras import LEGACY, MODERN, meta
 from mcpref.reference.session_types import Eras
 from mcpref.reference.versions import V2025_11_25, V2026_07_28, Era
@@ -502,3 +502,22 @@ def test_the_uri_of_a_resource_update_is_read_only_from_its_params_object() -> N
     assert updated_uri({"method": updated, "params": {"uri": "file:///a"}}) == "file:///a"
     assert updated_uri({"method": updated, "params": 3}) is None
     assert updated_uri({"method": "notifications/message", "params": {"uri": "file:///a"}}) is None
+
+
+@pytest.mark.spec("MOD-CAP-REQUIRED")
+def test_a_request_needing_a_client_capability_is_witnessed_only_where_the_server_showed_one() -> None:
+    # A server with no request that needs a capability keeps the rule without being seen to: no pass.
+    def shown(sent: list[dict[str, Any]], answers: list[bytes]) -> bool:
+        stream = b"".join(line(message) for message in sent)
+        observation = Observation((*answers, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS)
+        return "MOD-CAP-REQUIRED" in witnessed(stream, observation)
+
+    asking, declared, undeclared = asking_for_elicitation()
+    served = typed(content=[{"type": "text", "text": "x"}], isError=False)
+    assert not shown([declared], [result(1, served)])
+    assert not shown([declared], [error(1, -32602)])
+    assert shown([declared], [result(1, asking)])
+    assert shown([undeclared], [error(2, -32021, {"requiredCapabilities": {"elicitation": {}}})])
+    done = typed(content=[], isError=False)
+    done["resultType"] = "input_required"  # asking for nothing a capability gives
+    assert not shown([declared], [result(1, done)])

@@ -19,8 +19,9 @@ from mcpref.reference.rules import RULES, Rule
 from mcpref.reference.versions import BY_NAME, KNOWN, LEGACY, MODERN, Era
 
 # Rules judged only in a situation the server's own answers create (a tool it listed, called with
-# arguments its schema accepts): a scenario run through shows them kept only where the oracle saw
-# that situation (``Session.witnessed``), and what each needs, as a report says it was not seen.
+# arguments its schema accepts) or its own messages (a progress notification, a cancellation): a
+# scenario run through shows them kept only where the oracle saw that situation
+# (``Session.witnessed``), and what each needs, as a report says it was not seen.
 SITUATIONS: Final = {
     "FRAME-EOF-PARTIAL": "an answer to the unterminated last line",
     "LIFE-INIT-RESULT": "an initialize result",
@@ -34,6 +35,18 @@ SITUATIONS: Final = {
     "PROMPTS-SHAPE": "a prompts/list result of a server that announced prompts",
     "COMPLETION-SHAPE": "a completion/complete result",
     "SERVER-MESSAGE-SHAPE": "a notification or request the server wrote, of a method that requires params",
+    # What the server writes unasked, or what it refers to: kept only where it wrote such a message.
+    "PROGRESS-TOKEN": "a notifications/progress the server wrote",
+    "PROGRESS-INCREASING": "a second notifications/progress the server wrote for one request in progress",
+    "RPC-CANCEL-OWN": "a notifications/cancelled the server wrote",
+    "CAP-LOGGING-DECLARED": "a notifications/message the server wrote in a session at 2025-06-18 or later",
+    "CAP-CLIENT-DECLARED": "a roots/list, sampling/createMessage or elicitation/create request the server wrote",
+    "CAP-LIST-CHANGED": "a list-changed notification the server wrote",
+    "CAP-RESOURCE-SUBSCRIBED": "a notifications/resources/updated the server wrote",
+    "CAP-ELICIT-COMPLETE": "a notifications/elicitation/complete the server wrote at 2025-11-25",
+    "TASKS-TERMINAL": "a task the server notified in a terminal status at 2025-11-25",
+    "LIFE-SERVER-EARLY": "an initialize the server accepted (what it wrote before answering it)",
+    "MOD-CAP-REQUIRED": "a request the server showed needs a client capability (-32021, or input_required asking for it)",
 }
 
 
