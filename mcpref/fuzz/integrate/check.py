@@ -47,6 +47,9 @@ SITUATIONS: Final = {
     "TASKS-TERMINAL": "a task the server notified in a terminal status at 2025-11-25",
     "LIFE-SERVER-EARLY": "an initialize the server accepted (what it wrote before answering it)",
     "MOD-CAP-REQUIRED": "a request the server showed needs a client capability (-32021, or input_required asking for it)",
+    "CAP-ANNOUNCED-METHODS": "a request for a method of a capability the server announced",
+    "CAP-UNANNOUNCED-METHOD": "a request for a method of a capability the server did not announce",
+    "LIFE-SECOND-INIT": "an initialize after one the server accepted",
 }
 
 

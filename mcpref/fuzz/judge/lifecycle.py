@@ -77,6 +77,7 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
             )
         return
     if session.target.accepted_init:
+        session.witnessed.add("LIFE-SECOND-INIT")  # a pass needs an initialize after an accepted one
         if error_code(answer) != INVALID_REQUEST:
             message = f"a second initialize was {answered(answer)}"
             session.find("LIFE-SECOND-INIT", index, message, "-32600", show(answer))
