@@ -521,3 +521,14 @@ def test_a_request_needing_a_client_capability_is_witnessed_only_where_the_serve
     done = typed(content=[], isError=False)
     done["resultType"] = "input_required"  # asking for nothing a capability gives
     assert not shown([declared], [result(1, done)])
+
+
+@pytest.mark.spec("LIFE-PRE-INIT-REFUSED", "MOD-DUAL-ERA")
+def test_a_legacy_server_serving_the_modern_eras_requests_before_any_initialize_breaks_no_legacy_rule() -> None:
+    # Seen on the TypeScript SDK's server: enveloped requests served as legacy ones, with no handshake,
+    # failed LIFE-PRE-INIT-REFUSED under strict. No legacy session is open for that gate to judge.
+    sent = [modern(1, "tools/list"), modern(2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})]
+    stream = b"".join(line(message) for message in sent)
+    answers = (result(1, {"tools": []}), result(2, {"content": [], "isError": False}))
+    assert judge(stream, Observation(answers, b"", True, SENTINEL_IDS)) == []
+    # Once a legacy session is open, such a request is judged as a legacy one (the test above).

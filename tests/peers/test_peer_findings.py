@@ -113,7 +113,7 @@ MODERN_KNOWN: dict[str, dict[str, str]] = {
         # alone says nothing of them, under strict too (it failed there).
         "LIFE-PRE-INIT-REFUSED": "n/a",
         "RPC-ID-ECHO": "pass",
-        "TOOLS-CALL-RESULT": "untested",  # its calls, served before any handshake, are judged as early requests
+        "TOOLS-CALL-RESULT": "untested",  # its calls, served before any handshake, open no legacy session to judge them in
     },
 }
 
