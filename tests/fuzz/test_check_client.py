@@ -12,11 +12,14 @@ import sys
 
 import pytest
 
-from mcpref.fuzz.drive.client_run import Limits, TemplateError, expand, run_client
+from mcpref.fuzz.drive.client_run import ClientRun, Limits, TemplateError, expand, run_client
 from mcpref.fuzz.drive.scripted_server import cut_line
 from mcpref.fuzz.generate.client_scripts import PLAIN, SCRIPTS, ServerScript, era_of, scenario
+from mcpref.fuzz.integrate.check_client import rows
 from mcpref.fuzz.integrate.cli import main
-from mcpref.fuzz.judge.client import judge_client
+from mcpref.fuzz.judge.client import ClientVerdict, judge_client
+from mcpref.fuzz.judge.findings import Finding, Profile
+from mcpref.fuzz.report import statuses
 from mcpref.reference.rules import CLIENT_RULES
 
 # The reference client waits 4 s for an answer, not its 10: the silent scenario costs that.
@@ -194,3 +197,18 @@ def test_a_timeout_longer_than_the_limit_shows_where_the_server_never_answers(ca
     main(["check-client", "--json", "--profile", "strict", *options, "--", *client])
     rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["rules"]}
     assert (rows["CLIENT-TIMEOUT"]["status"], rows["CLIENT-CANCEL"]["status"]) == ("pass", "pass")
+
+
+@pytest.mark.spec("CLIENT-READ-CRLF", "CLIENT-READ-CHUNKS")
+@pytest.mark.parametrize("profile", list(Profile))
+def test_a_client_rule_with_findings_only_from_scenarios_that_judge_other_rules_reads_as_a_server_rule(profile: Profile) -> None:
+    # The plain call lists neither rule: a note under one claims nothing of it (n/a, as check says of
+    # a server), a failure under the other is a failure, and the rows are read by one rule.
+    run = ClientRun(PLAIN, (), 0, 0.0, b"", b"", leftover=False)
+    found = [Finding(rule, False, None, "did otherwise", "expected", "actual") for rule in ("CLIENT-READ-CRLF", "CLIENT-READ-CHUNKS")]
+    verdict = ClientVerdict((*found, Finding("CLIENT-READ-CHUNKS", True, None, "broke it", "expected", "actual")), frozenset())
+    table = {str(row["id"]): row for row in rows(REFERENCE_CLIENT, [(run, verdict)], profile)}
+    crlf = statuses.of([found[0].status(profile)], seen=False, exercised=False)
+    assert table["CLIENT-READ-CRLF"]["status"] == crlf == ("n/a" if profile is Profile.SPEC else "fail")
+    assert table["CLIENT-READ-CHUNKS"]["status"] == "fail"
+    assert table["CLIENT-MOD-FALLBACK"]["status"] == "n/a"

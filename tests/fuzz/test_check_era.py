@@ -74,3 +74,34 @@ def test_the_command_line_says_which_era_judged_the_server() -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["era"] == "modern"
     assert "serves the modern era alone" in done.stderr
+
+
+# The TypeScript SDK's server in miniature: the legacy era alone, and requests served before initialize.
+LEGACY_SERVING_EARLY = """
+import sys
+sys.path[:0] = [{lawful!r}, {examples!r}]
+import pre_init_served
+from _harness import run
+from mcpref.reference.dispatcher import ServerSession
+from mcpref.reference.session_types import Eras
+pre_init_served.session = ServerSession(eras=Eras.LEGACY)
+raise SystemExit(run(on_line=pre_init_served.on_line, session=pre_init_served.session))
+"""
+
+
+@pytest.mark.spec("LIFE-PRE-INIT-REFUSED", "LIFE-INIT-RESULT")
+@pytest.mark.parametrize("profile", list(Profile))
+def test_a_legacy_rule_is_no_verdict_on_the_modern_requests_of_a_legacy_server_under_any_profile(
+    tmp_path: Path, profile: Profile
+) -> None:
+    # Seen on the TypeScript SDK's server: the modern corpus's enveloped requests, served with no
+    # initialize before them, were read as legacy requests before initialize, and strict failed
+    # LIFE-PRE-INIT-REFUSED in an era that has no initialize. A legacy session the client opened
+    # ("discover, then the legacy handshake") is still judged by the legacy rules.
+    server = tmp_path / "legacy_serving_early.py"
+    server.write_text(LEGACY_SERVING_EARLY.format(lawful=str(ROOT / "examples" / "lawful"), examples=str(ROOT / "examples")))
+    rows = {str(row["id"]): row for row in check_rows([sys.executable, str(server)], profile, Timing(), Era.MODERN)}
+    early = rows["LIFE-PRE-INIT-REFUSED"]
+    assert (early["status"], early["findings"]) == ("n/a", []), early
+    assert rows["LIFE-INIT-RESULT"]["status"] == "pass"
+    assert not [rule for rule, row in rows.items() if row["status"] in ("fail", "warn")]

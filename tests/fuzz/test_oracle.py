@@ -17,7 +17,7 @@ from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.messages import encode, initialize, request
 from mcpref.fuzz.generate.strategies import cases
 from mcpref.fuzz.judge.lifecycle import negotiated_versions
-from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, split_lines
+from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge, split_lines, witnessed
 from mcpref.fuzz.judge.session import same_id_changed
 from mcpref.reference.dispatcher import ServerSession
 from mcpref.reference.session_types import Eras, Send, StartTimer
@@ -209,3 +209,22 @@ def test_an_id_changed_by_a_reader_is_told_from_another_id() -> None:
     assert same_id_changed("7", 7) and same_id_changed(2**53, 2**53 + 1)
     assert same_id_changed(-(2**63), 10**30)  # saturated at a 64-bit integer's bound
     assert not same_id_changed(6, 5) and not same_id_changed(True, 5) and not same_id_changed(5, "x")
+
+
+@pytest.mark.spec("CAP-ANNOUNCED-METHODS", "CAP-UNANNOUNCED-METHOD", "LIFE-SECOND-INIT")
+def test_the_capability_rules_and_a_second_initialize_are_witnessed_only_where_their_requests_were_answered() -> None:
+    # A pass of each claims a method of an announced (or unannounced) capability asked, or an
+    # initialize after an accepted one: a session of pings shows none of them.
+    judged = {"CAP-ANNOUNCED-METHODS", "CAP-UNANNOUNCED-METHOD", "LIFE-SECOND-INIT"}
+
+    def shown(sent: bytes, answer: bytes) -> set[str]:
+        stream = b"".join([*HANDSHAKE, sent])
+        return set(witnessed(stream, Observation((INIT_RESULT, answer), b"", True, SENTINEL_IDS))) & judged
+
+    refused = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}'
+    assert shown(encode(request(1, "ping")), b'{"jsonrpc":"2.0","id":1,"result":{}}') == set()
+    assert shown(encode(request(1, "tools/list")), b'{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}') == {"CAP-ANNOUNCED-METHODS"}
+    assert shown(encode(request(1, "tools/other")), refused) == set()  # no method the rule names
+    assert shown(encode(request(1, "prompts/list")), refused) == {"CAP-UNANNOUNCED-METHOD"}
+    again = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"again"}}'
+    assert shown(encode(initialize(1, "2025-11-25")), again) == {"LIFE-SECOND-INIT"}

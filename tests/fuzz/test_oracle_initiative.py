@@ -8,7 +8,7 @@ from test_oracle import HANDSHAKE, INIT_RESULT, _judge, rules
 from mcpref.fuzz.drive.client_side import SENTINEL_IDS
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.generate.messages import encode, initialize, request
-from mcpref.fuzz.judge.oracle import Finding, Profile, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge, witnessed
 
 ROOTS = b'{"jsonrpc":"2.0","id":"s1","method":"roots/list"}'
 SAMPLING = b'{"jsonrpc":"2.0","id":"s2","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}'
@@ -270,3 +270,62 @@ def test_a_server_cancels_only_a_request_it_sent() -> None:
     assert by_rule(_judge(lines, [INIT_RESULT, *odd, PONG])) == ["SERVER-MESSAGE-SHAPE"]
     handshake, result = _at("2025-06-18")
     assert by_rule(_judge([*handshake, lines[2]], [result, own, cancelled(["s1"]), PONG])) == ["SERVER-MESSAGE-SHAPE"]
+
+
+# The rules that judge a message the server writes unasked, or what it refers to: each claims a
+# pass only where such a message was read (``Session.witnessed``), as SERVER-MESSAGE-SHAPE does.
+UNASKED = frozenset(
+    {
+        "PROGRESS-TOKEN",
+        "PROGRESS-INCREASING",
+        "RPC-CANCEL-OWN",
+        "CAP-LOGGING-DECLARED",
+        "CAP-CLIENT-DECLARED",
+        "CAP-LIST-CHANGED",
+        "CAP-RESOURCE-SUBSCRIBED",
+        "CAP-ELICIT-COMPLETE",
+        "TASKS-TERMINAL",
+    }
+)
+
+
+def _shown(lines: list[bytes], output: list[bytes]) -> frozenset[str]:
+    return witnessed(b"".join(lines), Observation(tuple(output), b"", True, SENTINEL_IDS))
+
+
+def _notification(method: str, **params: object) -> bytes:
+    return encode({"jsonrpc": "2.0", "method": method, "params": params}).rstrip(b"\n")
+
+
+@pytest.mark.spec(*UNASKED, "LIFE-SERVER-EARLY")
+def test_a_rule_on_what_the_server_writes_unasked_is_witnessed_only_where_it_wrote_such_a_message() -> None:
+    lines = [*HANDSHAKE, _ping_asking_progress("t")]
+    # The reference's silence: every rule of the family kept, none of them seen.
+    assert not _shown(lines, [INIT_RESULT, PONG]) & UNASKED
+    at = "2026-12-04T00:00:00Z"
+    task = {"taskId": "t", "createdAt": at, "lastUpdatedAt": at, "ttl": None}
+    written = {
+        "PROGRESS-TOKEN": [_progress("t", 0.5)],
+        "RPC-CANCEL-OWN": [_notification("notifications/cancelled", requestId="s1")],
+        "CAP-LOGGING-DECLARED": [_notification("notifications/message", level="info", data="x")],
+        "CAP-CLIENT-DECLARED": [ROOTS],
+        "CAP-LIST-CHANGED": [TOOLS_CHANGED],
+        "CAP-RESOURCE-SUBSCRIBED": [_notification("notifications/resources/updated", uri="file:///a")],
+        "CAP-ELICIT-COMPLETE": [_notification("notifications/elicitation/complete", elicitationId="e")],
+        "TASKS-TERMINAL": [_notification("notifications/tasks/status", status="completed", **task)],
+    }
+    for rule, messages in written.items():
+        assert _shown(lines, [INIT_RESULT, *messages, PONG]) & UNASKED == {rule}, rule
+    # Progress grows from one notification to the next: two for one token show it.
+    assert _shown(lines, [INIT_RESULT, _progress("t", 0.5), _progress("t", 1), PONG]) & UNASKED == {
+        "PROGRESS-TOKEN",
+        "PROGRESS-INCREASING",
+    }
+    # A task still working has no terminal status to keep; a log before 2025-06-18 needs no capability.
+    assert not _shown(lines, [INIT_RESULT, _notification("notifications/tasks/status", status="working", **task), PONG]) & UNASKED
+    handshake, result = _at("2025-03-26")
+    assert not _shown([*handshake, lines[2]], [result, *written["CAP-LOGGING-DECLARED"], PONG]) & UNASKED
+    # LIFE-SERVER-EARLY is kept over the window before an accepted initialize's answer.
+    assert "LIFE-SERVER-EARLY" in _shown(lines, [INIT_RESULT, PONG])
+    refused = b'{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"no"}}'
+    assert "LIFE-SERVER-EARLY" not in _shown(lines, [refused, PONG])

@@ -22,7 +22,7 @@ from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.judge.lifecycle import refused_as_modern_only
 from mcpref.fuzz.judge.modern import speaks_modern
-from mcpref.fuzz.judge.oracle import Finding, Profile, judge
+from mcpref.fuzz.judge.oracle import Finding, Profile, judge, witnessed
 from mcpref.reference.eras import LEGACY, MODERN, meta
 from mcpref.reference.session_types import Eras
 from mcpref.reference.versions import V2025_11_25, V2026_07_28, Era
@@ -492,3 +492,33 @@ def test_an_initialize_refused_with_a_message_naming_modern_versions_alone_shows
     assert not refused_as_modern_only(stream, (refused("unsupported protocol version"),))
     assert not refused_as_modern_only(stream, (refused("this server supports 2026-07-28", 11),))  # not initialize's
     assert not refused_as_modern_only(stream, (result(10, {"protocolVersion": "2025-11-25"}),))
+
+
+@pytest.mark.spec("MOD-CAP-REQUIRED")
+def test_a_request_needing_a_client_capability_is_witnessed_only_where_the_server_showed_one() -> None:
+    # A server with no request that needs a capability keeps the rule without being seen to: no pass.
+    def shown(sent: list[dict[str, Any]], answers: list[bytes]) -> bool:
+        stream = b"".join(line(message) for message in sent)
+        observation = Observation((*answers, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS)
+        return "MOD-CAP-REQUIRED" in witnessed(stream, observation)
+
+    asking, declared, undeclared = asking_for_elicitation()
+    served = typed(content=[{"type": "text", "text": "x"}], isError=False)
+    assert not shown([declared], [result(1, served)])
+    assert not shown([declared], [error(1, -32602)])
+    assert shown([declared], [result(1, asking)])
+    assert shown([undeclared], [error(2, -32021, {"requiredCapabilities": {"elicitation": {}}})])
+    done = typed(content=[], isError=False)
+    done["resultType"] = "input_required"  # asking for nothing a capability gives
+    assert not shown([declared], [result(1, done)])
+
+
+@pytest.mark.spec("LIFE-PRE-INIT-REFUSED", "MOD-DUAL-ERA")
+def test_a_legacy_server_serving_the_modern_eras_requests_before_any_initialize_breaks_no_legacy_rule() -> None:
+    # Seen on the TypeScript SDK's server: enveloped requests served as legacy ones, with no handshake,
+    # failed LIFE-PRE-INIT-REFUSED under strict. No legacy session is open for that gate to judge.
+    sent = [modern(1, "tools/list"), modern(2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})]
+    stream = b"".join(line(message) for message in sent)
+    answers = (result(1, {"tools": []}), result(2, {"content": [], "isError": False}))
+    assert judge(stream, Observation(answers, b"", True, SENTINEL_IDS)) == []
+    # Once a legacy session is open, such a request is judged as a legacy one (the test above).

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_oracle_initiative import UNASKED
 
 from mcpref.fuzz.generate.corpus import SCENARIOS
 from mcpref.fuzz.judge.oracle import Profile
@@ -24,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SILENT = shlex.join([sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")])
 FOUND = {"FRAME-UTF8", "RPC-PARSE-ERROR"}
 # Skipped: rules no scenario lists, and those the server (the reference, with a bug) shows nothing
-# of: it announces neither resources nor prompts, so their results' shapes stay untested.
-UNSHOWN = {"RESOURCES-SHAPE", "PROMPTS-SHAPE", "SERVER-MESSAGE-SHAPE"}
+# of: it announces neither resources nor prompts, so their results' shapes stay untested, and it
+# writes nothing unasked.
+UNSHOWN = {"RESOURCES-SHAPE", "PROMPTS-SHAPE", "SERVER-MESSAGE-SHAPE", *UNASKED}
 UNEXERCISED = len({rule.id for rule in RULES} - {rule for scenario in SCENARIOS for rule in scenario.rules}) + len(UNSHOWN)
 
 

@@ -42,7 +42,8 @@ def test_a_row_of_notes_alone_passes_where_seen_and_a_warning_or_failure_beside_
     assert statuses.of([Status.NOTE], seen=True, exercised=True) == statuses.PASS
     # Notes of a server never seen answering in the situation (an echo, a silence) claim nothing.
     assert statuses.of([Status.NOTE], seen=False, exercised=True) == statuses.UNTESTED
-    assert statuses.of([Status.NOTE], seen=False, exercised=False) == statuses.UNTESTED
+    # Notes from scenarios that judge other rules claim nothing of a rule none judges: n/a.
+    assert statuses.of([Status.NOTE], seen=False, exercised=False) == statuses.NOT_APPLICABLE
     assert statuses.of([Status.NOTE, Status.WARN], seen=True, exercised=True) == statuses.WARN
     assert statuses.of([Status.NOTE, Status.FAIL], seen=True, exercised=True) == statuses.FAIL
 

@@ -235,9 +235,9 @@ MODERN_NOTES: dict[tuple[str, str], str] = {
     ("python-sdk", "TOOLS-UNKNOWN"): (
         "the SDK's legacy behaviour, and a SHOULD: the unlisted tool is `demander`, the reference's one tool "
         "that needs a client capability (`elicitation`, MOD-CAP-REQUIRED). The SDK server has no such tool and "
-        "answers, as for any unknown tool, a result with `isError` true (and `resultType` \"complete\"). So its "
-        "`pass` on MOD-CAP-REQUIRED only says that it never asked for input without the capability: it has no "
-        "tool that asks."
+        "answers, as for any unknown tool, a result with `isError` true (and `resultType` \"complete\"). So "
+        "MOD-CAP-REQUIRED is `untested` for it: it never asked for input, with or without the capability, and "
+        "has no tool that asks."
     ),
     ("python-sdk", "FRAME-OUTPUT-ASCII"): (
         "a reference decision, as in the legacy era: the corpus's `echo` of `héllo` comes back with a raw "

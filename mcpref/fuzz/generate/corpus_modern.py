@@ -40,7 +40,7 @@ _LEGACY_OPENING = LEGACY.opening(10, V2025_11_25)
 SCENARIOS: tuple[Scenario, ...] = (
     _modern(
         "discover",
-        ("MOD-DISCOVER", "MOD-RESULT-TYPE", "CAP-ANNOUNCED-METHODS", "RPC-ID-ECHO"),
+        ("MOD-DISCOVER", "MOD-RESULT-TYPE", "RPC-ID-ECHO"),
         modern(1, "server/discover"),
         modern("d-2", "server/discover"),
     ),
@@ -63,6 +63,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     _modern(
         "tools in the modern era",
         (
+            "CAP-ANNOUNCED-METHODS",
             "MOD-TOOLS-CACHE",
             "MOD-RESULT-TYPE",
             "TOOLS-LIST-SHAPE",

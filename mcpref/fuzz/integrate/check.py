@@ -19,8 +19,9 @@ from mcpref.reference.rules import RULES, Rule
 from mcpref.reference.versions import BY_NAME, KNOWN, LEGACY, MODERN, Era
 
 # Rules judged only in a situation the server's own answers create (a tool it listed, called with
-# arguments its schema accepts): a scenario run through shows them kept only where the oracle saw
-# that situation (``Session.witnessed``), and what each needs, as a report says it was not seen.
+# arguments its schema accepts) or its own messages (a progress notification, a cancellation): a
+# scenario run through shows them kept only where the oracle saw that situation
+# (``Session.witnessed``), and what each needs, as a report says it was not seen.
 SITUATIONS: Final = {
     "FRAME-EOF-PARTIAL": "an answer to the unterminated last line",
     "LIFE-INIT-RESULT": "an initialize result",
@@ -34,6 +35,21 @@ SITUATIONS: Final = {
     "PROMPTS-SHAPE": "a prompts/list result of a server that announced prompts",
     "COMPLETION-SHAPE": "a completion/complete result",
     "SERVER-MESSAGE-SHAPE": "a notification or request the server wrote, of a method that requires params",
+    # What the server writes unasked, or what it refers to: kept only where it wrote such a message.
+    "PROGRESS-TOKEN": "a notifications/progress the server wrote",
+    "PROGRESS-INCREASING": "a second notifications/progress the server wrote for one request in progress",
+    "RPC-CANCEL-OWN": "a notifications/cancelled the server wrote",
+    "CAP-LOGGING-DECLARED": "a notifications/message the server wrote in a session at 2025-06-18 or later",
+    "CAP-CLIENT-DECLARED": "a roots/list, sampling/createMessage or elicitation/create request the server wrote",
+    "CAP-LIST-CHANGED": "a list-changed notification the server wrote",
+    "CAP-RESOURCE-SUBSCRIBED": "a notifications/resources/updated the server wrote",
+    "CAP-ELICIT-COMPLETE": "a notifications/elicitation/complete the server wrote at 2025-11-25",
+    "TASKS-TERMINAL": "a task the server notified in a terminal status at 2025-11-25",
+    "LIFE-SERVER-EARLY": "an initialize the server accepted (what it wrote before answering it)",
+    "MOD-CAP-REQUIRED": "a request the server showed needs a client capability (-32021, or input_required asking for it)",
+    "CAP-ANNOUNCED-METHODS": "a request for a method of a capability the server announced",
+    "CAP-UNANNOUNCED-METHOD": "a request for a method of a capability the server did not announce",
+    "LIFE-SECOND-INIT": "an initialize after one the server accepted",
 }
 
 
@@ -60,20 +76,24 @@ def _seen(scenario: Scenario, run: Run) -> bool:
     return seen_through(scenario.case, scenario.eof, run.observation)
 
 
-def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool) -> bool:
-    """Whether a run is evidence for ``rule``: it followed one of the rule's versions. A run follows
-    the modern era where the server spoke it (``speaks``), and the legacy versions its initialize
-    results named (``negotiated``); one that named none is evidence for a rule of every legacy
-    version. A rule of 2025-11-25 alone says nothing of a server that answered 2025-06-18, nor a
-    rule of the legacy era alone of a run in which the server spoke the modern era and accepted no
-    initialize (its initialize result was never seen). A run that lost the server before it named
-    a version (not ``seen``) shows none it does not follow: a rule of some legacy versions is
-    untested there, not n/a."""
+def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool, era: Era) -> bool:
+    """Whether a run of a scenario of ``era`` is evidence for ``rule``: it followed one of the
+    rule's versions. A run follows the modern era where the server spoke it (``speaks``), and the
+    legacy versions its initialize results named (``negotiated``); one that named none follows the
+    era its client spoke: in the legacy corpus it is evidence for a rule of every legacy version;
+    in the modern one (requests in the 2026-07-28 envelope, no initialize accepted), for no rule of
+    the legacy era alone, which has nothing to say where no legacy session opened (a legacy server
+    that serves such requests before initialize breaks no LIFE-PRE-INIT-REFUSED). A rule of
+    2025-11-25 alone says nothing of a server that answered 2025-06-18, nor a rule of the legacy
+    era alone of a run in which the server spoke the modern era and accepted no initialize (its
+    initialize result was never seen). A legacy run that lost the server before it named a version
+    (not ``seen``) shows none it does not follow: a rule of some legacy versions is untested there,
+    not n/a. A run that is no evidence for a rule claims nothing of it, by its findings either."""
     modern = speaks and bool(rule.versions & MODERN)
     followed = {BY_NAME[name] for name in negotiated if name in BY_NAME and BY_NAME[name].era is Era.LEGACY}
     if followed:
         return modern or bool(followed & rule.versions)
-    if speaks:
+    if speaks or (era is Era.MODERN and not rule.versions & MODERN):
         return modern
     return rule.versions >= LEGACY or (not seen and bool(rule.versions & LEGACY))
 
@@ -164,24 +184,25 @@ def _rows(command: list[str], profile: Profile, judged: Judged, only: frozenset[
         only = only | {"STDIO-SURVIVE"}
     rows: list[dict[str, object]] = []
     for rule in _selected(only):
+        # A run that is no evidence for the rule claims nothing of it, by its findings either.
+        evident = [
+            _evidence(rule, negotiated, speaks, _seen(s, run), s.era)
+            for s, (negotiated, speaks), (run, _) in zip(scenarios, spoken, results, strict=True)
+        ]
         exercised = [
             (s, run, rule.id not in SITUATIONS or rule.id in shown)
-            for s, (negotiated, speaks), (run, _), shown in zip(scenarios, spoken, results, judged.witnessed, strict=True)
-            if rule.id in s.rules and _evidence(rule, negotiated, speaks, _seen(s, run))
+            for s, (run, _), shown, evidence in zip(scenarios, results, judged.witnessed, evident, strict=True)
+            if rule.id in s.rules and evidence
         ]
         seen = any(_seen(s, run) and met for s, run, met in exercised)
         hits = [
             (s, transcript, f)
-            for s, transcript, (_, findings) in zip(scenarios, transcripts, results, strict=True)
+            for s, transcript, (_, findings), evidence in zip(scenarios, transcripts, results, evident, strict=True)
             for f in findings
-            if f.rule == rule.id
+            if f.rule == rule.id and evidence
         ]
         hits.sort(key=lambda hit: hit[2].status(profile) is not Status.FAIL)  # the row's note gives its status's cause
         status = statuses.of([f.status(profile) for _, _, f in hits], seen, bool(exercised))
-        if status == statuses.UNTESTED and not exercised:
-            # Notes alone (a reference decision taken otherwise, which the profile permits), from
-            # scenarios of this era that judge other rules: they claim nothing of a rule none judges.
-            status = statuses.NOT_APPLICABLE
         row: dict[str, object] = {
             "id": rule.id,
             "level": rule.level.value,

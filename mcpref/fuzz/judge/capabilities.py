@@ -36,6 +36,9 @@ CAPABILITY_METHODS = frozenset(
 def operating(session: Session, index: int, request: Request, answer: JsonObject, target: Target) -> None:
     capability = capability_of(request.method)
     code = error_code(answer)
+    announced = target.capabilities is not None and capability in target.capabilities
+    if announced and request.method in CAPABILITY_METHODS:
+        session.witnessed.add("CAP-ANNOUNCED-METHODS")  # a pass needs such a method asked of the server
     if capability is None and target.version in MODERN_NAMES and request.method in MODERN_METHODS:
         return  # a method of the modern core beyond what mcpref judges
     if capability is None:
@@ -47,7 +50,8 @@ def operating(session: Session, index: int, request: Request, answer: JsonObject
                 "-32601",
                 show(answer),
             )
-    elif target.capabilities is not None and capability not in target.capabilities:
+    elif target.capabilities is not None and not announced:
+        session.witnessed.add("CAP-UNANNOUNCED-METHOD")  # a pass needs such a method asked of the server
         if code != METHOD_NOT_FOUND:
             session.find(
                 "CAP-UNANNOUNCED-METHOD",

@@ -12,7 +12,8 @@ terminal one (TASKS-TERMINAL), and cancellations of requests it never sent (RPC-
 list-changed notifications written before the legacy session opens are LIFE-SERVER-EARLY's (or
 the modern era's, MOD-NO-SERVER-REQUESTS and MOD-LOG-LEVEL): each cause is filed once. A
 message without the params its method's schema requires is SERVER-MESSAGE-SHAPE's
-(``server_shapes``), not read here for what it refers to.
+(``server_shapes``), not read here for what it refers to. Each rule is kept only where a message
+of its kind was read (``Session.witnessed``): a server that wrote none was not seen keeping it.
 """
 
 from __future__ import annotations
@@ -74,11 +75,11 @@ def _logging_declared(session: Session) -> None:
     target = session.target
     if not target.accepted_init or target.version not in LOGGING_DECLARED or target.capabilities is None:
         return
-    if "logging" in target.capabilities:
-        return
     after = session.legacy_from if session.modern.server.speaks and session.legacy_from is not None else -1
     logs = [position for position in session.logs if position >= after]
     if logs:
+        session.witnessed.add("CAP-LOGGING-DECLARED")  # a pass needs a log message read, not silence
+    if logs and "logging" not in target.capabilities:
         session.find(
             "CAP-LOGGING-DECLARED",
             None,
@@ -97,6 +98,7 @@ def _client_declared(session: Session) -> None:
     for _, value in _in_session(session):
         method = value.get("method")
         if "id" in value and isinstance(method, str) and method in CLIENT_CAPABILITY_OF:
+            session.witnessed.add("CAP-CLIENT-DECLARED")  # a pass needs such a request read
             need = _needed(method, value.get("params"), session.target.version)
             if not _declares(declared, need):
                 missing.setdefault(method, []).append(need)
@@ -141,6 +143,7 @@ def _list_changed(session: Session) -> None:
     set ``listChanged`` on that capability; one finding per notification method."""
     capabilities = session.target.capabilities or {}
     for method, count in _written(session, LIST_CHANGED_OF, requests=False).items():
+        session.witnessed.add("CAP-LIST-CHANGED")  # a pass needs such a notification read
         announced = capabilities.get(LIST_CHANGED_OF[method])
         if isinstance(announced, dict) and announced.get("listChanged") is True:
             continue
@@ -164,14 +167,14 @@ def _resource_updates(session: Session) -> None:
         and message.method == "resources/subscribe"
         and isinstance(uri := (message.params or {}).get("uri"), str)
     }
-    stray = [
-        show(uri)
+    updated = [
+        updated_uri(value)
         for at, value in _in_session(session)
-        if "id" not in value
-        and value.get("method") == "notifications/resources/updated"
-        and well_formed(session, at, value)
-        and not (isinstance(uri := updated_uri(value), str) and uri in subscribed)
+        if "id" not in value and value.get("method") == "notifications/resources/updated" and well_formed(session, at, value)
     ]
+    if updated:
+        session.witnessed.add("CAP-RESOURCE-SUBSCRIBED")  # a pass needs an update read
+    stray = [show(uri) for uri in updated if not (isinstance(uri, str) and uri in subscribed)]
     if stray:
         session.find(
             "CAP-RESOURCE-SUBSCRIBED",
@@ -207,6 +210,7 @@ def _progress(session: Session) -> None:
             continue
         if not well_formed(session, position, value):
             continue  # SERVER-MESSAGE-SHAPE's: a token that is no id, a progress that is no number
+        session.witnessed.add("PROGRESS-TOKEN")  # a pass needs a progress notification read
         token = params.get("progressToken")
         if not is_valid_id(token) or not _active(session, id_key(token), position):
             stray.append(show(token))
@@ -214,6 +218,8 @@ def _progress(session: Session) -> None:
         progress = params.get("progress")
         if isinstance(progress, int | float) and not isinstance(progress, bool):
             key = id_key(token)
+            if key in last:
+                session.witnessed.add("PROGRESS-INCREASING")  # a second value of the token to compare
             if key in last and progress <= last[key]:
                 backwards.append(f"{show(token)}: {show(last[key])} then {show(progress)}")
             last[key] = progress
@@ -253,6 +259,7 @@ def _elicitations_completed(session: Session) -> None:
             and "id" not in value
             and well_formed(session, at, value)
         ):
+            session.witnessed.add("CAP-ELICIT-COMPLETE")  # a pass needs a completion read
             named = params.get("elicitationId") if isinstance(params, dict) else None
             if not (isinstance(named, str) and named in started):
                 foreign.append(named)
@@ -290,6 +297,7 @@ def _task_statuses(session: Session) -> None:
         if task in ended and status != ended[task]:
             reopened.append(f"{show(task)}: {ended[task]} then {status}")
         elif status in TERMINAL_STATUSES:
+            session.witnessed.add("TASKS-TERMINAL")  # a pass needs a task seen ending
             ended[task] = status
     if reopened:
         session.find(
@@ -316,6 +324,7 @@ def _cancellations(session: Session) -> None:
             and isinstance(params, dict)
             and well_formed(session, at, value)
         ):
+            session.witnessed.add("RPC-CANCEL-OWN")  # a pass needs a cancellation read
             named = params.get("requestId")
             if not (is_valid_id(named) and id_key(named) in issued):
                 foreign.append(show(named))

@@ -255,8 +255,10 @@ def _judge_answer(session: Session, index: int, request: Request, answer: JsonOb
         lifecycle.initialize(session, index, request, answer, in_batch)
     elif _malformed_modern(session, request, answer):
         return  # MOD-META-REQUIRED: before any legacy session, a modern server may read it so
-    elif is_modern(request) and "error" in answer:
-        return  # MOD-DUAL-ERA: a server never seen to speak the modern era may refuse its requests
+    elif is_modern(request) and ("error" in answer or not session.target.accepted_init):
+        # MOD-DUAL-ERA: a server never seen to speak the modern era may refuse its requests, or serve
+        # them as legacy ones; before an initialize opens a legacy session, no legacy gate judges them.
+        return
     elif request.method == "ping":
         lifecycle.ping(session, index, answer)
     elif not session.target.ready:

@@ -77,6 +77,7 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
             )
         return
     if session.target.accepted_init:
+        session.witnessed.add("LIFE-SECOND-INIT")  # a pass needs an initialize after an accepted one
         if error_code(answer) != INVALID_REQUEST:
             message = f"a second initialize was {answered(answer)}"
             session.find("LIFE-SECOND-INIT", index, message, "-32600", show(answer))
@@ -154,6 +155,7 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
 def _before_initialize_answer(session: Session, index: int, request_id: RequestId) -> None:
     """LIFE-SERVER-EARLY: before its answer nothing is negotiated, so nothing but ping and logging is due."""
     answered_at = session.answered_at[id_key(request_id)]
+    session.witnessed.add("LIFE-SERVER-EARLY")  # the window before an accepted initialize's answer was seen
     # What a modern server writes before the legacy session opens is the modern era's to judge: its
     # requests (MOD-NO-SERVER-REQUESTS) and its subscription notifications (MOD-LISTEN-ONLY).
     modern = (

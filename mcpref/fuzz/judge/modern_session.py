@@ -30,11 +30,14 @@ from mcpref.fuzz.judge.modern import (
 )
 from mcpref.fuzz.judge.reading import Request
 from mcpref.fuzz.judge.session import Session, id_key, result_of
+from mcpref.reference.messages import JsonObject
 
 
 def needs(session: Session) -> None:
     """MOD-CAP-REQUIRED: a call refused with another code than -32021, without a capability the same
     call (tool and arguments) with it declared asked input for."""
+    if any(_shows_a_need(call.answer) for call in session.modern.calls):
+        session.witnessed.add("MOD-CAP-REQUIRED")  # a pass needs a request seen to need a capability
     # After a legacy initialize, a modern request may be refused as the other era's (MOD-DUAL-ERA).
     calls = [(call.tool, call) for call in session.modern.calls if call.tool is not None and _before_legacy(session, call)]
     asked_for: dict[str, set[str]] = {}  # tool -> the capabilities it asked input for
@@ -57,6 +60,15 @@ def needs(session: Session) -> None:
             f"-32021 with data.requiredCapabilities naming {named}",
             show(call.answer),
         )
+
+
+def _shows_a_need(answer: JsonObject) -> bool:
+    """Whether an answer shows its request needs a client capability: a -32021 refusal, or an
+    input_required result asking for input that a capability gives."""
+    result = result_of(answer)
+    if result is None:
+        return error_code(answer) == MISSING_REQUIRED_CLIENT_CAPABILITY
+    return result.get("resultType") == "input_required" and bool(asked_capabilities(result))
 
 
 def _before_legacy(session: Session, call: ModernCall) -> bool:

@@ -5,7 +5,9 @@ to its end with the server answering, and the oracle found nothing, or under ``s
 (a reference decision the server took otherwise, as the specification permits; the row's note
 says what it did); notes of a server never seen answering there leave the rule untested. ``untested`` is a rule whose
 scenarios never got that far (the server died or stopped answering first): nothing is claimed of
-it either way. ``n/a``: the rule does not apply to this server or version.
+it either way. ``n/a``: the rule does not apply to this server or version, or no scenario judges
+it (notes that scenarios judging other rules drew under it change nothing). ``of`` is the one
+rule every command (``check``, ``check-client``) gives a row its status by.
 """
 
 from __future__ import annotations
@@ -45,8 +47,10 @@ def of(findings: Sequence[Status], seen: bool, exercised: bool) -> str:
         return WARN
     if seen:  # with notes alone, the server was seen doing what the specification permits
         return PASS
-    # Notes of a server never seen answering in the rule's situation (an echo, a silence) claim nothing.
-    return UNTESTED if exercised or findings else NOT_APPLICABLE
+    # Notes alone claim nothing: of a rule whose scenarios never showed its situation (an echo, a
+    # silence), it stays untested; of a rule no scenario judges, they came from scenarios judging
+    # other rules, and it is n/a as it would be without them.
+    return UNTESTED if exercised else NOT_APPLICABLE
 
 
 def note(row: Mapping[str, object]) -> str:
