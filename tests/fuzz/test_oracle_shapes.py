@@ -103,6 +103,30 @@ def test_prompts_and_completion_results_name_the_member_they_lack() -> None:
     ]
 
 
+TASK = {"taskId": "t", "status": "working", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": None}
+
+
+@pytest.mark.spec("TASKS-SHAPE")
+def test_task_results_of_2025_11_25_name_the_member_they_lack() -> None:
+    tasks = {**ANNOUNCED, "tasks": {"list": {}}}
+
+    def tasks_answered(method: str, answer: dict[str, Any], version: str = "2025-11-25") -> list[Finding]:
+        lines, opened = _opened(version, tasks)
+        params = {} if method == "tasks/list" else {"taskId": "t"}
+        return _judge([*lines, encode(request(1, method, params))], [opened, _line({"jsonrpc": "2.0", "id": 1, **answer})])
+
+    assert tasks_answered("tasks/list", {"result": {"tasks": [TASK, {**TASK, "ttl": 60000, "pollInterval": 5}]}}) == []
+    assert tasks_answered("tasks/get", {"result": {**TASK, "statusMessage": "s", "extra": 1}}) == []
+    assert said(tasks_answered("tasks/list", {"result": {"tasks": [{**TASK, "status": "done"}]}})) == [
+        ("TASKS-SHAPE", 'tasks/list answered with tasks[0].status "done", none of cancelled, completed, failed, input_required, working')
+    ]
+    assert said(tasks_answered("tasks/cancel", {"result": {k: v for k, v in TASK.items() if k != "ttl"}})) == [
+        ("TASKS-SHAPE", "tasks/cancel answered with a result without an integer or null ttl")
+    ]
+    # Tasks are 2025-11-25's: under another version, a tasks/list result is no method of the version's to judge.
+    assert tasks_answered("tasks/list", {"result": {"tasks": "none"}}, "2025-06-18") == []
+
+
 @pytest.mark.spec("RESOURCES-SHAPE", "CAP-UNANNOUNCED-METHOD", "RPC-RESPONSE-SHAPE")
 def test_only_a_result_to_a_method_of_an_announced_capability_is_judged() -> None:
     # A refusal is no result: nothing to judge for shape.

@@ -10,6 +10,7 @@ from typing import Final
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
+from mcpref.fuzz.integrate.check_follow_ups import judge_followed
 from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
 from mcpref.fuzz.integrate.seen import seen_through, unjudged
 from mcpref.fuzz.judge.oracle import Profile, Status
@@ -30,9 +31,10 @@ SITUATIONS: Final = {
     "TOOLS-UNKNOWN": "a call to a tool the server had not listed, once it had listed all its tools",
     "TOOLS-ARGS-INVALID": "a call to a tool the server listed, with arguments its schema refuses",
     "MOD-TOOLS-CACHE": "a tools/list result of the modern era",
-    "RESOURCES-SHAPE": "a resources/list result of a server that announced resources",
-    "PROMPTS-SHAPE": "a prompts/list result of a server that announced prompts",
-    "COMPLETION-SHAPE": "a completion/complete result",
+    "RESOURCES-SHAPE": "a resources/list, resources/templates/list or resources/read result of a server that announced resources",
+    "PROMPTS-SHAPE": "a prompts/list or prompts/get result of a server that announced prompts",
+    "COMPLETION-SHAPE": "a completion/complete result of a server that announced completions",
+    "TASKS-SHAPE": "a tasks/list or tasks/get result of a server that announced tasks",
     "SERVER-MESSAGE-SHAPE": "a notification or request the server wrote, of a method that requires params",
 }
 
@@ -115,7 +117,8 @@ def check_rows(
     No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
     the rules only it exercises are untested. ``show`` gets progress lines (``check_progress``).
     """
-    judged = judge_corpus(command, profile, within(timing, limit), era, only, show)
+    timing = within(timing, limit)
+    judged = judge_followed(era, only, lambda chosen: judge_corpus(command, profile, timing, era, only, show, chosen))
     if era is Era.LEGACY and judged.modern_only:
         return [
             {"id": rule.id, "level": rule.level.value, "status": statuses.NOT_APPLICABLE, "scenarios": [],
@@ -142,7 +145,9 @@ def check_served(
     if era is not None:
         return era, check_rows(command, profile, timing, era, only, limit, show)
     timing = within(timing, limit)
-    judged = judge_corpus(command, profile, timing, Era.LEGACY, only, show)
+    judged = judge_followed(
+        Era.LEGACY, only, lambda chosen: judge_corpus(command, profile, timing, Era.LEGACY, only, show, chosen)
+    )
     if judged.modern_only:
         return Era.MODERN, check_rows(command, profile, timing, Era.MODERN, only, show=show)
     return Era.LEGACY, _rows(command, profile, judged, only)

@@ -118,8 +118,9 @@ def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profil
             if "script" in finding:  # a client's: the scripted server's behaviour
                 script = ServerScript.loads(json.dumps(finding["script"]))
                 document = client_reproducer_json(str(row["id"]), profile, argv, script, finding)
+            elif (scenario := BY_NAME.get(str(finding["scenario"]))) is None:
+                continue  # a follow-up scenario, built from the server's answers: its shell line reproduces it
             else:
-                scenario = BY_NAME[str(finding["scenario"])]
                 case = scenario.case
                 document = reproducer_json(
                     str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era, finding, eof=case.eof

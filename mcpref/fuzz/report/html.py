@@ -52,7 +52,9 @@ EMBEDDED = 64 * 1024  # bytes of a case whose reproducer the page carries; a pag
 
 def _reproducer_link(rule: str, profile: Profile, argv: list[str], scenario_name: str) -> str:
     """A download link carrying the reproducer file of ``scenario_name``, and its replay command."""
-    scenario = BY_NAME[scenario_name]
+    scenario = BY_NAME.get(scenario_name)
+    if scenario is None:
+        return ""  # a follow-up scenario, built from the server's answers: its shell line reproduces it
     if len(scenario.case.stream) > EMBEDDED:
         return (
             f"<p>The case is {len(scenario.case.stream):,} bytes, too large to carry here: "
