@@ -131,6 +131,12 @@ def test_check_passes_lawful_reads_in_both_eras_with_their_situations_seen(tmp_p
     assert scenarios["TASKS-SHAPE"] == ["list the tasks", "get the first task listed"]
     modern = check_rows(argv, Profile.SPEC, Timing(), Era.MODERN, SHAPES)
     assert statuses(modern) == {**dict.fromkeys(SHAPES, "pass"), "TASKS-SHAPE": "n/a"}
+    # Selected alone, a rule still gets the follow-ups of others that make its own: the prompts listed.
+    (alone,) = check_rows(argv, Profile.SPEC, Timing(), Era.MODERN, frozenset({"COMPLETION-SHAPE"}))
+    assert alone["status"] == "pass" and alone["scenarios"] == [
+        "complete an argument of a prompt listed (modern)",
+        "complete a variable of a template listed (modern)",
+    ]
 
 
 @pytest.mark.spec("RESOURCES-SHAPE", "COMPLETION-SHAPE")

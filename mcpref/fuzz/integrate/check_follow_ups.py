@@ -29,15 +29,16 @@ OPENING: Final = lines(*LEGACY.opening(0, VERSION))  # the legacy follow-ups' ha
 def judge_followed(era: Era, only: frozenset[str] | None, run: Callable[[Sequence[Scenario]], Judged]) -> Judged:
     """``run`` (``check_runs.judge_corpus`` of the scenarios given) of the era's corpus (those that
     exercise ``only``), then of the follow-ups of what it showed, round after round. A selection of
-    a follow-up's rule runs the corpus scenario its follow-ups start from too."""
-    source = only is not None and bool(only & RULES)
-    judged = run([s for s in BY_ERA[era] if _selected(s, only) or (source and s.name == SOURCES[era])])
+    a follow-up's rule runs the corpus scenario they start from too, and every follow-up: one of
+    another rule's may be what makes one of its own (the templates listed, a template completed)."""
+    wanted = only is None or bool(only & RULES)
+    judged = run([s for s in BY_ERA[era] if _selected(s, only) or (wanted and s.name == SOURCES[era])])
     asked = {s.name for s in judged.scenarios}
-    for _ in range(ROUNDS):
+    for _ in range(ROUNDS if wanted else 0):
         if judged.silent or any(ran.hopeless for ran, _ in judged.results):
             break
         found = follow_ups(era, shown(era, judged.scenarios, [ran for ran, _ in judged.results]))
-        new = [s for s in found if s.name not in asked and _selected(s, only)]
+        new = [s for s in found if s.name not in asked]
         if not new:
             break
         asked |= {s.name for s in new}
