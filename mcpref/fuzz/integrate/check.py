@@ -1,4 +1,5 @@
-"""``mcpref check``: the fixed corpus run against a target (``check_runs``), one verdict per rule."""
+"""``mcpref check``: the fixed corpus run against a target (``check_runs``), then the follow-ups of what
+the server listed (``check_follow_ups``), one verdict per rule."""
 
 from __future__ import annotations
 
@@ -112,8 +113,10 @@ def check_rows(
     none of its rules to keep; likewise a rule of some legacy versions, by scenarios where the
     server followed one of them (``_evidence``). Asked for the legacy era, a server seen to serve
     the modern era alone gets n/a for every rule (``UNSERVED``): the legacy corpus saw only its
-    refusals. With ``only``, just the scenarios that exercise one of those rules run, and just
-    those rules have a row, and STDIO-SURVIVE's for a server that answered nothing.
+    refusals. After the corpus come the follow-ups of what the server announced and listed
+    (``check_follow_ups``), judged alike. With ``only``, just the scenarios that exercise one of
+    those rules run (and, for a rule of the follow-ups, those they need), and just those rules have
+    a row, and STDIO-SURVIVE's for a server that answered nothing.
     No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
     the rules only it exercises are untested. ``show`` gets progress lines (``check_progress``).
     """
