@@ -39,7 +39,7 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, request
 from mcpref.fuzz.judge.oracle import Finding, judge
-from mcpref.fuzz.judge.server_shapes import MESSAGES, RESULTS, RULE_OF
+from mcpref.fuzz.judge.server_shapes import CREATED_TASK, MESSAGES, RESULTS, RULE_OF
 from mcpref.fuzz.judge.shapes import CONTENT_BLOCKS, RESOURCE_BODIES, Enum, Items, ListOr, Obj, Shape, Tagged
 from mcpref.reference.eras import MODERN
 from mcpref.reference.versions import V2026_07_28
@@ -196,6 +196,30 @@ def test_a_result_the_schema_refuses_where_a_rule_reads_it_is_found_under_that_r
         named = set() if path in LENIENT else named
         if named:
             assert named <= failing_rules(answered(version, method, params, mutant)), (path, mutant)
+
+
+TASK_CALL = {"name": "echo", "arguments": {}, "task": {"ttl": 60000}}
+
+
+@pytest.mark.spec("TASKS-SHAPE", "TOOLS-CALL-RESULT")
+@SHAPES
+@given(data=st.data())
+def test_a_task_augmented_call_is_judged_as_the_task_it_creates_or_as_a_plain_call(data: st.DataObject) -> None:
+    # 2025-11-25: a CreateTaskResult is lawful, and each of its mutants found under TASKS-SHAPE alone;
+    # a CallToolResult, the member ignored by a server that runs no call as a task, lawful too.
+    version = "2025-11-25"
+    created = data.draw(instances(version, "CreateTaskResult"), label="CreateTaskResult")
+    called = in_prose(version, "tools/call", data.draw(instances(version, "CallToolResult"), label="CallToolResult"))
+    assert answered(version, "tools/call", TASK_CALL, created) == []
+    assert answered(version, "tools/call", TASK_CALL, called) == []
+    for path, mutant in mutants(version, "CreateTaskResult", created):
+        if path.startswith(".task.") or path.startswith(".task = "):
+            assert {f.rule for f in answered(version, "tools/call", TASK_CALL, mutant)} == {"TASKS-SHAPE"}, (path, mutant)
+
+
+@pytest.mark.spec("TASKS-SHAPE")
+def test_the_task_created_is_the_schemas() -> None:
+    assert derived("2025-11-25", definitions("2025-11-25")["CreateTaskResult"]) == CREATED_TASK
 
 
 def opened(version: str, result: Any) -> list[Finding]:

@@ -39,6 +39,7 @@ RESOURCE_BODY = Obj({"uri": str}, RESOURCE_BODIES)  # TextResourceContents or Bl
 # A task (2025-11-25): what tasks/get and tasks/cancel answer, tasks/list lists, and a status notification holds.
 TASK_STATUS = Enum(frozenset({"working", "input_required", "completed", "failed", "cancelled"}))
 TASK = Obj({"taskId": str, "status": TASK_STATUS, "createdAt": str, "lastUpdatedAt": str, "ttl": (int, type(None))})
+CREATED_TASK = Obj({"task": TASK})  # CreateTaskResult: what a task-augmented request is answered with
 # The content blocks each version defines (AudioContent from 2025-03-26, ResourceLink from 2025-06-18).
 BLOCKS_OF: Final = {
     "2024-11-05": ("text", "image", "resource"),
@@ -138,13 +139,21 @@ def judge_result(session: Session, index: int, method: str, answer: JsonObject, 
     members every later version requires too; a method its version does not define (tasks/list but
     under 2025-11-25) is not judged."""
     shape = RESULTS.get(target.version or "", RESULTS[KNOWN[0].name]).get(method)
-    if shape is None:
-        return
-    rule = RULE_OF[method]
+    if shape is not None:
+        _judge(session, index, RULE_OF[method], method, shape, answer)
+
+
+def judge_created_task(session: Session, index: int, answer: JsonObject) -> None:
+    """TASKS-SHAPE: the result of a task-augmented tools/call (2025-11-25), a CreateTaskResult: the
+    task created, not the call's result, which tasks/result gives once the task is done."""
+    _judge(session, index, "TASKS-SHAPE", "a task-augmented tools/call", CREATED_TASK, answer)
+
+
+def _judge(session: Session, index: int, rule: str, asked: str, shape: Obj, answer: JsonObject) -> None:
     session.witnessed.add(rule)
     problem = shape_problem(shape, answer.get("result"), "")  # an object: RPC-RESPONSE-SHAPE holds the rest
     if problem is not None:
-        session.find(rule, index, f"{method} answered with {problem}", outline(shape), show(answer))
+        session.find(rule, index, f"{asked} answered with {problem}", outline(shape), show(answer))
 
 
 def judge_unasked(session: Session) -> None:
