@@ -5,7 +5,9 @@ what the answers do not support is not asked, and a refusal claims nothing."""
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -159,14 +161,29 @@ def test_the_reference_draws_no_follow_up() -> None:
     assert all(row["scenarios"] in ([], ["unannounced capabilities"]) and not row["findings"] for row in rows)
 
 
+def mcpref(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mcpref", *args], capture_output=True, text=True, timeout=600)
+
+
 @pytest.mark.spec("RESOURCES-SHAPE")
-def test_the_reports_of_a_follow_up_finding_give_its_shell_line_as_reproducer(tmp_path: Path) -> None:
-    # A follow-up is no scenario of the fixed corpus: its reproducer is its pasteable shell line.
+def test_a_follow_up_finding_has_its_reproducer_file_in_every_report_and_replays_under_its_rule(tmp_path: Path) -> None:
+    # A follow-up is built from the server's answers, no scenario of the fixed corpus: the reports
+    # carry the case check ran, as they do the corpus's.
     argv = [sys.executable, str(BUGGY / "malformed_resource_read.py")]
     junit, page = tmp_path / "check.xml", tmp_path / "check.html"
-    options = ["--select", "RESOURCES-SHAPE", "--junit-xml", str(junit), "--html", str(page)]
-    done = subprocess.run([sys.executable, "-m", "mcpref", "check", *options, "--", *argv], capture_output=True, text=True, timeout=600)
+    done = mcpref("check", "--select", "RESOURCES-SHAPE", "--junit-xml", str(junit), "--html", str(page), "--", *argv)
     assert done.returncode == 1, done.stderr
-    assert "read the first resource listed" in junit.read_text() and "resources/read" in junit.read_text()
-    assert "Or, in a shell:" in page.read_text()
-    assert not list((tmp_path / "check-reproducers").glob("*.json"))
+    rule = "RESOURCES-SHAPE"
+    saved = tmp_path / "check-reproducers" / f"{rule}-0.json"
+    written = json.loads(saved.read_text())
+    assert written["rule"] == "RESOURCES-SHAPE" and '"method":"resources/read"' in written["preview"][-1]
+    assert f"mcpref replay --transcript {saved}" in junit.read_text()
+    carried = re.search(r'<a download="RESOURCES-SHAPE.json" href="data:application/json;base64,([^"]+)"', page.read_text())
+    assert carried is not None
+    embedded = tmp_path / "RESOURCES-SHAPE.json"
+    embedded.write_bytes(base64.b64decode(carried.group(1)))
+    assert json.loads(embedded.read_text())["chunks"] == written["chunks"]
+    for reproducer in (saved, embedded):
+        replayed = mcpref("replay", "--transcript", str(reproducer))
+        assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+        assert "fail RESOURCES-SHAPE: resources/read answered with" in replayed.stdout
