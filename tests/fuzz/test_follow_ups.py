@@ -187,3 +187,17 @@ def test_a_follow_up_finding_has_its_reproducer_file_in_every_report_and_replays
         replayed = mcpref("replay", "--transcript", str(reproducer))
         assert replayed.returncode == 1, replayed.stdout + replayed.stderr
         assert "fail RESOURCES-SHAPE: resources/read answered with" in replayed.stdout
+
+
+@pytest.mark.spec("RESOURCES-SHAPE")
+def test_compare_saves_each_column_s_follow_up_reproducers(tmp_path: Path) -> None:
+    buggy = [sys.executable, str(BUGGY / "malformed_resource_read.py")]
+    junit, page = tmp_path / "compare.xml", tmp_path / "compare.html"
+    labels = ["--label", "buggy", "--label", "reference"]
+    options = ["--select", "RESOURCES-SHAPE", "--junit-xml", str(junit), "--html", str(page), *labels]
+    done = mcpref("compare", *options, "--", *buggy, "---", sys.executable, "-m", "mcpref", "serve")
+    assert done.returncode == 1, done.stderr
+    rule = "RESOURCES-SHAPE"
+    assert [path.name for path in (tmp_path / "compare-reproducers" / "buggy").iterdir()] == [f"{rule}-0.json"]
+    assert not (tmp_path / "compare-reproducers" / "reference").exists()
+    assert page.read_text().count(f'<a download="{rule}.json"') == 1
