@@ -255,6 +255,7 @@ RULES: tuple[Rule, ...] = (
     Rule("RESOURCES-SHAPE", _M, ALL, "resources/list, resources/templates/list and resources/read results hold the members the schema requires."),
     Rule("PROMPTS-SHAPE", _M, ALL, "prompts/list and prompts/get results hold the members the schema requires, messages with a role and a content block."),
     Rule("COMPLETION-SHAPE", _M, ALL, "A completion/complete result holds completion.values, an array of strings."),
+    Rule("TASKS-SHAPE", _M, only("2025-11-25"), "tasks/list, tasks/get and tasks/cancel results hold the members the schema requires of each task."),
     Rule("SERVER-MESSAGE-SHAPE", _M, ALL, "A notification or request a server writes holds the params its method's schema requires."),
 )
 

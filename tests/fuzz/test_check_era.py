@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.drive.timing import Timing
-from mcpref.fuzz.integrate.check import check_rows, check_served
+from mcpref.fuzz.integrate.check import check_rows, checked
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.reference.versions import Era
 
@@ -29,7 +29,8 @@ def test_a_server_of_the_modern_era_alone_is_judged_by_that_era(name: str) -> No
     # Judged by the legacy corpus, the server refusing every initialize drew LIFE-PING and
     # RPC-INVALID-PARAMS failures and passed TOOLS-* rules no tool call had shown.
     target = MODERN_ONLY[name]
-    era, rows = check_served(target, Profile.SPEC, Timing())
+    found = checked(target, Profile.SPEC, Timing())
+    era, rows = found.era, found.rows
     statuses = {str(row["id"]): row["status"] for row in rows}
     assert era is Era.MODERN
     assert "fail" not in statuses.values(), statuses
@@ -52,7 +53,8 @@ def test_a_modern_only_server_that_names_its_versions_in_the_message_alone_is_ju
     assert patched.count('error.pop("data")') == 1 and str(ROOT / "examples") in patched
     server = tmp_path / "names_versions_in_the_message.py"
     server.write_text(patched)
-    era, rows = check_served([sys.executable, str(server)], Profile.SPEC, Timing())
+    found = checked([sys.executable, str(server)], Profile.SPEC, Timing())
+    era, rows = found.era, found.rows
     assert era is Era.MODERN
     assert "fail" not in {row["status"] for row in rows}
 
@@ -61,7 +63,8 @@ def test_a_modern_only_server_that_names_its_versions_in_the_message_alone_is_ju
 def test_a_server_of_both_eras_is_judged_by_the_legacy_corpus() -> None:
     # LIFE-INIT-RESULT's scenario writes an initialize: the choice of era has something to go on.
     chosen = frozenset({"LIFE-PING", "LIFE-INIT-RESULT"})
-    era, rows = check_served([sys.executable, "-m", "mcpref.reference"], Profile.SPEC, Timing(), only=chosen)
+    found = checked([sys.executable, "-m", "mcpref.reference"], Profile.SPEC, Timing(), only=chosen)
+    era, rows = found.era, found.rows
     assert era is Era.LEGACY and [row["status"] for row in rows] == ["pass", "pass"]
 
 

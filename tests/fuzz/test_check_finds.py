@@ -42,6 +42,8 @@ FOUND = [
     ("cancels_back", Era.MODERN, Profile.SPEC, "MOD-SERVER-CANCEL"),
     ("structured_missing", Era.LEGACY, Profile.SPEC, "TOOLS-CALL-RESULT"),
     ("structured_missing", Era.MODERN, Profile.SPEC, "TOOLS-CALL-RESULT"),
+    ("malformed_resource_read", Era.LEGACY, Profile.SPEC, "RESOURCES-SHAPE"),
+    ("malformed_resource_read", Era.MODERN, Profile.SPEC, "RESOURCES-SHAPE"),
 ]
 
 

@@ -6,7 +6,8 @@ Mutants the schema refuses (a required member removed, or given a value of anoth
 found under the rule that names the message's shape, wherever the oracle reads that member.
 
 Covered: the result of every request a client of the version may send (initialize, server/discover,
-ping, logging/setLevel, tools, resources, prompts, completion), error answers, and the notifications
+ping, logging/setLevel, tools, resources, prompts, completion, and 2025-11-25's tasks/list, tasks/get
+and tasks/cancel), error answers, and the notifications
 and requests a legacy server writes unasked. Mutants are asserted found where a rule reads them
 (``READS``, ``INIT_READS``, ``ERROR_READS``, ``MESSAGE_READS``). The oracle's table of the members
 each result and unasked message requires (``server_shapes``) is derived afresh from every version's
@@ -38,7 +39,7 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import SENTINEL_IDS
 from mcpref.fuzz.generate.messages import INITIALIZED, encode, initialize, request
 from mcpref.fuzz.judge.oracle import Finding, judge
-from mcpref.fuzz.judge.server_shapes import MESSAGES, RESULTS, RULE_OF
+from mcpref.fuzz.judge.server_shapes import CREATED_TASK, MESSAGES, RESULTS, RULE_OF
 from mcpref.fuzz.judge.shapes import CONTENT_BLOCKS, RESOURCE_BODIES, Enum, Items, ListOr, Obj, Shape, Tagged
 from mcpref.reference.eras import MODERN
 from mcpref.reference.versions import V2026_07_28
@@ -54,6 +55,7 @@ SERVER_CAPABILITIES = {
     "prompts": {"listChanged": True},
     "logging": {},
     "completions": {},
+    "tasks": {"list": {}, "cancel": {}},
 }
 CLIENT_CAPABILITIES = {"roots": {"listChanged": True}, "sampling": {}, "elicitation": {}}
 SERVER_INFO = {"name": "t", "version": "1"}
@@ -75,6 +77,9 @@ REQUESTS: dict[str, tuple[dict[str, Any], str, str]] = {
         "CompleteRequest",
         "CompleteResult",
     ),
+    "tasks/list": ({}, "ListTasksRequest", "ListTasksResult"),
+    "tasks/get": ({"taskId": "t"}, "GetTaskRequest", "GetTaskResult"),
+    "tasks/cancel": ({"taskId": "t"}, "CancelTaskRequest", "CancelTaskResult"),
 }
 
 
@@ -146,13 +151,15 @@ def test_a_lawful_result_is_never_called_malformed(version: str, method: str, da
     assert [(f.rule, f.message) for f in findings] == []
 
 
+# A task's members, as tasks/get and tasks/cancel answer it and tasks/list lists it (TASKS-SHAPE).
+TASK_READS = (".tasks", ".taskId", ".status", ".createdAt", ".lastUpdatedAt", ".ttl ")
 # Where each rule reads a result: a mutant the schema refuses there must be found under that rule.
 READS: dict[str, dict[str, tuple[str, ...]]] = {
     "tools/list": {"TOOLS-LIST-SHAPE": (".tools ", ".tools = ", ".tools[0].name", ".tools[0].inputSchema")},
     "tools/call": {"TOOLS-CALL-RESULT": (".content ", ".content = ", ".content[0]", ".isError")},
     "server/discover": {"MOD-DISCOVER": (".supportedVersions", ".capabilities ", ".capabilities = ")},
     # Every member the schema requires but resultType (MOD-RESULT-TYPE's): the table is the schema's.
-    **{method: {rule: (".resources", ".contents", ".prompts", ".messages", ".completion", ".ttlMs", ".cacheScope")} for method, rule in RULE_OF.items()},
+    **{method: {rule: (".resources", ".contents", ".prompts", ".messages", ".completion", ".ttlMs", ".cacheScope", *TASK_READS)} for method, rule in RULE_OF.items()},
 }
 # Where a rule reads less than the schema, on purpose: each refused value it lets pass, and why.
 LENIENT: dict[str, str] = {
@@ -175,7 +182,7 @@ def failing_rules(findings: list[Finding]) -> set[str]:
     return {f.rule for f in findings if f.mandatory}
 
 
-@pytest.mark.spec("TOOLS-LIST-SHAPE", "TOOLS-CALL-RESULT", "MOD-RESULT-TYPE", "MOD-TOOLS-CACHE")
+@pytest.mark.spec("TOOLS-LIST-SHAPE", "TOOLS-CALL-RESULT", "MOD-RESULT-TYPE", "MOD-TOOLS-CACHE", "TASKS-SHAPE")
 @pytest.mark.parametrize(("version", "method"), cases(VERSIONS))
 @settings(SHAPES, max_examples=3)
 @given(data=st.data())
@@ -189,6 +196,30 @@ def test_a_result_the_schema_refuses_where_a_rule_reads_it_is_found_under_that_r
         named = set() if path in LENIENT else named
         if named:
             assert named <= failing_rules(answered(version, method, params, mutant)), (path, mutant)
+
+
+TASK_CALL = {"name": "echo", "arguments": {}, "task": {"ttl": 60000}}
+
+
+@pytest.mark.spec("TASKS-SHAPE", "TOOLS-CALL-RESULT")
+@SHAPES
+@given(data=st.data())
+def test_a_task_augmented_call_is_judged_as_the_task_it_creates_or_as_a_plain_call(data: st.DataObject) -> None:
+    # 2025-11-25: a CreateTaskResult is lawful, and each of its mutants found under TASKS-SHAPE alone;
+    # a CallToolResult, the member ignored by a server that runs no call as a task, lawful too.
+    version = "2025-11-25"
+    created = data.draw(instances(version, "CreateTaskResult"), label="CreateTaskResult")
+    called = in_prose(version, "tools/call", data.draw(instances(version, "CallToolResult"), label="CallToolResult"))
+    assert answered(version, "tools/call", TASK_CALL, created) == []
+    assert answered(version, "tools/call", TASK_CALL, called) == []
+    for path, mutant in mutants(version, "CreateTaskResult", created):
+        if path.startswith(".task.") or path.startswith(".task = "):
+            assert {f.rule for f in answered(version, "tools/call", TASK_CALL, mutant)} == {"TASKS-SHAPE"}, (path, mutant)
+
+
+@pytest.mark.spec("TASKS-SHAPE")
+def test_the_task_created_is_the_schemas() -> None:
+    assert derived("2025-11-25", definitions("2025-11-25")["CreateTaskResult"]) == CREATED_TASK
 
 
 def opened(version: str, result: Any) -> list[Finding]:
@@ -334,10 +365,13 @@ def derived_union(version: str, parts: list[Any]) -> Shape:
     return Obj({name: derived(version, parts[0]["properties"][name]) for name in sorted(common)}, tuple(names[0] for names in extra))
 
 
-@pytest.mark.spec("RESOURCES-SHAPE", "PROMPTS-SHAPE", "COMPLETION-SHAPE", "SERVER-MESSAGE-SHAPE")
+@pytest.mark.spec("RESOURCES-SHAPE", "PROMPTS-SHAPE", "COMPLETION-SHAPE", "TASKS-SHAPE", "SERVER-MESSAGE-SHAPE")
 @pytest.mark.parametrize("version", VERSIONS)
 def test_the_table_of_results_and_messages_is_the_schemas(version: str) -> None:
-    for method in RULE_OF:
+    # Each method of a rule's that the version defines, and no other (tasks are 2025-11-25's alone).
+    defined = [method for method, (_, asked, _) in REQUESTS.items() if method in RULE_OF and asked in members(version, "ClientRequest")]
+    assert set(RESULTS[version]) == set(defined)
+    for method in defined:
         name = REQUESTS[method][2]
         assert RESULTS[version][method] == derived(version, definitions(version)[name], ("resultType",)), method
     sent = {}

@@ -103,6 +103,70 @@ def test_prompts_and_completion_results_name_the_member_they_lack() -> None:
     ]
 
 
+TASK = {"taskId": "t", "status": "working", "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": None}
+
+
+@pytest.mark.spec("TASKS-SHAPE")
+def test_task_results_of_2025_11_25_name_the_member_they_lack() -> None:
+    tasks = {**ANNOUNCED, "tasks": {"list": {}}}
+
+    def tasks_answered(method: str, answer: dict[str, Any], version: str = "2025-11-25") -> list[Finding]:
+        lines, opened = _opened(version, tasks)
+        params = {} if method == "tasks/list" else {"taskId": "t"}
+        return _judge([*lines, encode(request(1, method, params))], [opened, _line({"jsonrpc": "2.0", "id": 1, **answer})])
+
+    assert tasks_answered("tasks/list", {"result": {"tasks": [TASK, {**TASK, "ttl": 60000, "pollInterval": 5}]}}) == []
+    assert tasks_answered("tasks/get", {"result": {**TASK, "statusMessage": "s", "extra": 1}}) == []
+    assert said(tasks_answered("tasks/list", {"result": {"tasks": [{**TASK, "status": "done"}]}})) == [
+        ("TASKS-SHAPE", 'tasks/list answered with tasks[0].status "done", none of cancelled, completed, failed, input_required, working')
+    ]
+    assert said(tasks_answered("tasks/cancel", {"result": {k: v for k, v in TASK.items() if k != "ttl"}})) == [
+        ("TASKS-SHAPE", "tasks/cancel answered with a result without an integer or null ttl")
+    ]
+    # Tasks are 2025-11-25's: under another version, a tasks/list result is no method of the version's to judge.
+    assert tasks_answered("tasks/list", {"result": {"tasks": "none"}}, "2025-06-18") == []
+
+
+TAKES_TASKS = {"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}
+TASK_CALL = {"name": "echo", "arguments": {}, "task": {"ttl": 60000}}
+CALLED = {"content": [{"type": "text", "text": "ok"}]}
+
+
+def task_call_answered(answer: dict[str, Any], capabilities: dict[str, Any] = TAKES_TASKS, version: str = "2025-11-25") -> tuple[list[tuple[str, str]], frozenset[str]]:
+    """What is found, and witnessed, of a task-augmented call of a listed tool answered with ``answer``."""
+    lines, opened = _opened(version, capabilities)
+    listing = _line({"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}})
+    stream = b"".join([*lines, encode(request(2, "tools/list")), encode(request(1, "tools/call", TASK_CALL))])
+    output = (opened, listing, _line({"jsonrpc": "2.0", "id": 1, **answer}))
+    observation = Observation(output, b"", True, ())
+    return said(judge(stream, observation)), witnessed(stream, observation)
+
+
+@pytest.mark.spec("TASKS-SHAPE", "TOOLS-CALL-RESULT", "TOOLS-EXEC-ERROR")
+def test_a_task_augmented_call_is_answered_by_the_task_created_or_by_a_plain_result() -> None:
+    # 2025-11-25: a CreateTaskResult, judged under TASKS-SHAPE and under no rule of a call's result.
+    found, seen = task_call_answered({"result": {"task": TASK, "_meta": {}}})
+    assert found == [] and "TASKS-SHAPE" in seen and "TOOLS-CALL-RESULT" not in seen
+    assert task_call_answered({"result": {"task": {**TASK, "status": "done"}}})[0] == [
+        ("TASKS-SHAPE", 'a task-augmented tools/call answered with task.status "done", none of cancelled, completed, failed, input_required, working')
+    ]
+    # A server that takes calls as tasks and answered neither a task nor content: the task is missing.
+    assert task_call_answered({"result": {}})[0] == [("TASKS-SHAPE", "a task-augmented tools/call answered with a result without an object task")]
+    # A plain CallToolResult is lawful: from a server that takes calls as tasks, for a tool it runs as
+    # none; from one that does not, which ignores the member (tasks#task-support-and-handling).
+    for capabilities in (TAKES_TASKS, {"tools": {}}):
+        found, seen = task_call_answered({"result": CALLED}, capabilities)
+        assert found == [] and "TOOLS-CALL-RESULT" in seen and "TASKS-SHAPE" not in seen
+    # Such a server's result is a call's, held to its shape; a refusal by one that takes calls as tasks
+    # (a tool whose taskSupport forbids it) claims nothing.
+    assert task_call_answered({"result": {}}, {"tools": {}})[0] == [("TOOLS-CALL-RESULT", "a tools/call result without a content list")]
+    assert task_call_answered({"error": {"code": -32601, "message": "not as a task"}})[0] == []
+    # Before 2025-11-25 the member is unknown: the call is a plain one, whatever the server answers.
+    assert task_call_answered({"result": {"task": TASK}}, version="2025-06-18")[0] == [
+        ("TOOLS-CALL-RESULT", "a tools/call result without a content list")
+    ]
+
+
 @pytest.mark.spec("RESOURCES-SHAPE", "CAP-UNANNOUNCED-METHOD", "RPC-RESPONSE-SHAPE")
 def test_only_a_result_to_a_method_of_an_announced_capability_is_judged() -> None:
     # A refusal is no result: nothing to judge for shape.

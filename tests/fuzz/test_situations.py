@@ -19,7 +19,7 @@ from mcpref.reference.versions import Era
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # The results of capabilities the reference does not announce: it refuses their methods, so only
 # another server shows them; and the messages a server writes on its own, of which it writes none.
-NOT_SERVED = {"RESOURCES-SHAPE", "PROMPTS-SHAPE", "COMPLETION-SHAPE", "SERVER-MESSAGE-SHAPE"}
+NOT_SERVED = {"RESOURCES-SHAPE", "PROMPTS-SHAPE", "COMPLETION-SHAPE", "TASKS-SHAPE", "SERVER-MESSAGE-SHAPE"}
 
 
 @pytest.mark.spec(*SITUATIONS)

@@ -145,7 +145,13 @@ def write_page(result: dict[str, Any], name: str, title: str) -> None:
     local = json.loads(text)
     for command in local["commands"]:
         command["command"] = shown[command["label"]].shown
-    (BUILD / f"peers-{name}.html").write_text(page(local, title))
+    # The corpus's scenarios: the JSON of a compare carries no follow-up built from a server's answers.
+    from mcpref.fuzz.generate.corpus_modern import BY_ERA
+    from mcpref.reference.versions import Era
+
+    era = Era.MODERN if name.startswith("modern-") else Era.LEGACY
+    ran = {peer.label: {scenario.name: scenario for scenario in BY_ERA[era]} for peer in PEER_LIST}
+    (BUILD / f"peers-{name}.html").write_text(page(local, title, ran))
 
 
 def fuzz(peer: Peer, budget: float, seed: int, version: str | None = None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""``mcpref check``: the fixed corpus run against a target (``check_runs``), one verdict per rule."""
+"""``mcpref check``: the fixed corpus run against a target (``check_runs``), then the follow-ups of what
+the server listed (``check_follow_ups``), one verdict per rule."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Final
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import Timing, within
 from mcpref.fuzz.generate.corpus import Scenario
+from mcpref.fuzz.integrate.check_follow_ups import judge_followed
 from mcpref.fuzz.integrate.check_runs import OUTLASTED, Judged, judge_corpus
 from mcpref.fuzz.integrate.seen import seen_through, unjudged
 from mcpref.fuzz.judge.oracle import Profile, Status
@@ -31,9 +33,10 @@ SITUATIONS: Final = {
     "TOOLS-UNKNOWN": "a call to a tool the server had not listed, once it had listed all its tools",
     "TOOLS-ARGS-INVALID": "a call to a tool the server listed, with arguments its schema refuses",
     "MOD-TOOLS-CACHE": "a tools/list result of the modern era",
-    "RESOURCES-SHAPE": "a resources/list result of a server that announced resources",
-    "PROMPTS-SHAPE": "a prompts/list result of a server that announced prompts",
-    "COMPLETION-SHAPE": "a completion/complete result",
+    "RESOURCES-SHAPE": "a resources/list, resources/templates/list or resources/read result of a server that announced resources",
+    "PROMPTS-SHAPE": "a prompts/list or prompts/get result of a server that announced prompts",
+    "COMPLETION-SHAPE": "a completion/complete result of a server that announced completions",
+    "TASKS-SHAPE": "a tasks/list or tasks/get result of a server that announced tasks",
     "SERVER-MESSAGE-SHAPE": "a notification or request the server wrote, of a method that requires params",
     # What the server writes unasked, or what it refers to: kept only where it wrote such a message.
     "PROGRESS-TOKEN": "a notifications/progress the server wrote",
@@ -98,7 +101,7 @@ def _evidence(rule: Rule, negotiated: frozenset[str], speaks: bool, seen: bool, 
     return rule.versions >= LEGACY or (not seen and bool(rule.versions & LEGACY))
 
 
-# What ``check_served`` found of a server it judged in the modern era.
+# What ``checked`` found of a server it judged in the modern era.
 MODERN_ALONE = (
     "the server serves the modern era alone (it accepted no initialize and answered as 2026-07-28"
     " does): judged by the 2026-07-28 corpus"
@@ -108,6 +111,17 @@ UNSERVED = (
     "the server serves no legacy version: it accepted no initialize and answered as the 2026-07-28"
     " era does (judge it with --protocol-version 2026-07-28)"
 )
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What ``check`` made of a server: the era whose corpus judged it, a row per rule, and the
+    scenarios run by name, the corpus's and the follow-ups' built from the server's own answers:
+    what each finding's reproducer replays (``ci.save_reproducers``, ``html.page``)."""
+
+    era: Era
+    rows: list[dict[str, object]]
+    scenarios: Mapping[str, Scenario]
 
 
 def check_rows(
@@ -130,22 +144,17 @@ def check_rows(
     none of its rules to keep; likewise a rule of some legacy versions, by scenarios where the
     server followed one of them (``_evidence``). Asked for the legacy era, a server seen to serve
     the modern era alone gets n/a for every rule (``UNSERVED``): the legacy corpus saw only its
-    refusals. With ``only``, just the scenarios that exercise one of those rules run, and just
-    those rules have a row, and STDIO-SURVIVE's for a server that answered nothing.
+    refusals. After the corpus come the follow-ups of what the server announced and listed
+    (``check_follow_ups``), judged alike. With ``only``, just the scenarios that exercise one of
+    those rules run (and, for a rule of the follow-ups, those they need), and just those rules have
+    a row, and STDIO-SURVIVE's for a server that answered nothing.
     No wait lasts past ``limit`` seconds from now: a scenario it cuts short is no verdict, and
     the rules only it exercises are untested. ``show`` gets progress lines (``check_progress``).
     """
-    judged = judge_corpus(command, profile, within(timing, limit), era, only, show)
-    if era is Era.LEGACY and judged.modern_only:
-        return [
-            {"id": rule.id, "level": rule.level.value, "status": statuses.NOT_APPLICABLE, "scenarios": [],
-             "findings": [], "reason": UNSERVED}
-            for rule in _selected(only)
-        ]  # fmt: skip
-    return _rows(command, profile, judged, only)
+    return checked(command, profile, timing, era, only, limit, show).rows
 
 
-def check_served(
+def checked(
     command: list[str],
     profile: Profile,
     timing: Timing,
@@ -153,19 +162,31 @@ def check_served(
     only: frozenset[str] | None = None,
     limit: float = math.inf,
     show: Callable[[str], None] | None = None,
-) -> tuple[Era, list[dict[str, object]]]:
-    """``check_rows`` in ``era``, or, when none is asked for, in the era the server serves, and that
-    era: the legacy corpus's rows, or the modern corpus's for a server the legacy corpus showed
-    serving the modern era alone. A server of both eras is judged in the legacy one, as a client
-    that asks for no version finds it; its modern era is judged with ``Era.MODERN`` asked for.
-    ``limit`` bounds both corpora together."""
-    if era is not None:
-        return era, check_rows(command, profile, timing, era, only, limit, show)
+) -> Checked:
+    """``check_rows`` in ``era``, or, when none is asked for, in the era the server serves: the
+    legacy corpus's rows, or the modern corpus's for a server the legacy corpus showed serving the
+    modern era alone. A server of both eras is judged in the legacy one, as a client that asks for
+    no version finds it; its modern era is judged with ``Era.MODERN`` asked for. ``limit`` bounds
+    both corpora together."""
     timing = within(timing, limit)
-    judged = judge_corpus(command, profile, timing, Era.LEGACY, only, show)
-    if judged.modern_only:
-        return Era.MODERN, check_rows(command, profile, timing, Era.MODERN, only, show=show)
-    return Era.LEGACY, _rows(command, profile, judged, only)
+    judged = _judged(command, profile, timing, era or Era.LEGACY, only, show)
+    if era is None and judged.modern_only:
+        era, judged = Era.MODERN, _judged(command, profile, timing, Era.MODERN, only, show)
+    ran = {s.name: s for s in judged.scenarios}
+    if era is not Era.MODERN and judged.modern_only:
+        return Checked(Era.LEGACY, [
+            {"id": rule.id, "level": rule.level.value, "status": statuses.NOT_APPLICABLE, "scenarios": [],
+             "findings": [], "reason": UNSERVED}
+            for rule in _selected(only)
+        ], ran)  # fmt: skip
+    return Checked(era or Era.LEGACY, _rows(command, profile, judged, only), ran)
+
+
+def _judged(
+    command: list[str], profile: Profile, timing: Timing, era: Era, only: frozenset[str] | None, show: Callable[[str], None] | None
+) -> Judged:
+    """The era's corpus, then the follow-ups of what it showed, run and judged (``check_follow_ups``)."""
+    return judge_followed(era, only, lambda chosen: judge_corpus(command, profile, timing, era, only, show, chosen))
 
 
 def _selected(only: frozenset[str] | None) -> list[Rule]:
@@ -302,11 +323,11 @@ def run(
     if protocol_version is not None and protocol_version not in VERSION_NAMES:
         raise ValueError(f"unknown protocol version {protocol_version!r}")
     asked = None if protocol_version is None else era_of_version(protocol_version)
-    era, rows = check_served(list(argv), Profile(profile), Timing(), asked, limit=time_limit)
+    found = checked(list(argv), Profile(profile), Timing(), asked, limit=time_limit)
     results = []
-    for row in rows:
+    for row in found.rows:
         findings = row["findings"]
         assert isinstance(findings, list)
         results.append(RuleResult(str(row["id"]), str(row["level"]), str(row["status"]), tuple(findings),
                                   str(row.get("reason", ""))))  # fmt: skip
-    return Report(tuple(argv), profile, check_cause(rows), tuple(results), era.value)
+    return Report(tuple(argv), profile, check_cause(found.rows), tuple(results), found.era.value)

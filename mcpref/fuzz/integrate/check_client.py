@@ -249,7 +249,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     done = {run.script for run, _ in results}
     found = rows(template, results, profile, [script for script in scripts if script not in done])
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
-        ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml))
+        ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml), {})
     if args.json:
         document: dict[str, object] = {"command": template, "profile": profile.value, "side": "client", "rules": found}
         if stopping.received() is not None:
@@ -263,5 +263,5 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         print(f"interrupted by {stopping.name()}: a partial report")
     label = shlex.join(template)
     if args.html is not None:
-        write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref check-client: {label}"))
+        write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref check-client: {label}", {}))
     return ci.conclude(args, profile, "mcpref check-client", {label: found}, baseline, {label: label}, time.monotonic() - started)

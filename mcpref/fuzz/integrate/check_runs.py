@@ -327,11 +327,12 @@ def judge_corpus(
     era: Era,
     only: frozenset[str] | None,
     show: Callable[[str], None] | None = None,
+    scenarios_run: Sequence[Scenario] | None = None,
 ) -> Judged:
-    """Run the era's corpus (the scenarios exercising ``only``) against ``command``: ``Judged``.
-    ``timing``'s deadline bounds every wait (a scenario it cuts short has no verdict). ``show``
-    gets a progress line now and then (``check_progress``)."""
-    scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules))
+    """Run the era's corpus (the scenarios exercising ``only``), or ``scenarios_run``, against
+    ``command``: ``Judged``. ``timing``'s deadline bounds every wait (a scenario it cuts short has no
+    verdict). ``show`` gets a progress line now and then (``check_progress``)."""
+    scenarios = tuple(s for s in BY_ERA[era] if only is None or only & set(s.rules)) if scenarios_run is None else tuple(scenarios_run)
     progress = Progress(len(scenarios), show)
     runner = _Scenarios(command, timing, progress)
     try:

@@ -221,7 +221,8 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     started = time.monotonic()
     only = args.rules.rules if args.rules.narrowed else None
     asked = None if args.version is None else era_of_version(args.version)
-    era, rows = check.check_served(command, profile, timing, asked, only, args.time_limit, check_progress.stderr_line)
+    found = check.checked(command, profile, timing, asked, only, args.time_limit, check_progress.stderr_line)
+    era, rows = found.era, found.rows
     if asked is None and era is Era.MODERN:
         print(f"mcpref check: {check.MODERN_ALONE}", file=sys.stderr)
     seconds = time.monotonic() - started
@@ -232,11 +233,11 @@ def _check(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         recognised = sdk is not None
     shared = stock.mark(rows, sdk, era.value, profile.value) if sdk is not None else []
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
-        ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml))
+        ci.save_reproducers(rows, command, profile, ci.reproducers_beside(args.junit_xml), found.scenarios)
     if args.html is not None:
         label = compare_command.default_labels([command])[0]
         result = combine([command], [label], [rows], profile)
-        write_atomic(args.html, html.page(result, f"mcpref check: {label}"))
+        write_atomic(args.html, html.page(result, f"mcpref check: {label}", {label: found.scenarios}))
     if args.json:
         document: dict[str, object] = {
             "command": command, "profile": profile.value, "era": era.value, "cause": check.check_cause(rows),

@@ -18,7 +18,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mcpref.fuzz.drive import stopping, waiting
@@ -26,9 +26,10 @@ from mcpref.fuzz.drive.client_run import TemplateError
 from mcpref.fuzz.drive.process import TargetError
 from mcpref.fuzz.drive.target import run_case
 from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.generate.corpus_modern import add_era_argument, era_of_version
 from mcpref.fuzz.integrate import check_client, selection
-from mcpref.fuzz.integrate.check import check_cause, check_rows
+from mcpref.fuzz.integrate.check import check_cause, checked
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import ci, exits, html
 from mcpref.fuzz.report.baseline import BaselineError
@@ -92,16 +93,17 @@ def matrix(
     timing: Timing,
     era: Era = Era.LEGACY,
     only: frozenset[str] | None = None,
-) -> dict[str, object]:
-    """Every command through the corpus of ``era`` (the rules of ``only``, with it); raises
-    ``TargetError`` naming a command that cannot start."""
+) -> tuple[dict[str, object], dict[str, Mapping[str, Scenario]]]:
+    """Every command through the corpus of ``era`` (the rules of ``only``, with it), and the scenarios
+    run against each, by label (``check.Checked``); raises ``TargetError`` naming a command that cannot start."""
     for label, command in zip(labels, commands, strict=True):
         try:
             run_case(command, [], timing, era=era)
         except TargetError as exc:
             raise TargetError(f"{label}: {exc}") from None
-    rows = [check_rows(command, profile, timing, era, only) for command in commands]
-    return combine(commands, labels, rows, profile)
+    found = [checked(command, profile, timing, era, only) for command in commands]
+    ran = {label: each.scenarios for label, each in zip(labels, found, strict=True)}
+    return combine(commands, labels, [each.rows for each in found], profile), ran
 
 
 def render(result: dict[str, object], clients: bool = False) -> str:
@@ -149,9 +151,9 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
             if args.version is not None or only is not None:
                 raise UsageError("--clients runs check-client's scenarios: no --protocol-version, --select or --ignore")
             per_client = [check_client.client_rows(command, profile, check_client.limits_of(args)) for command in commands]
-            result = combine(commands, labels, per_client, profile)
+            result, ran = combine(commands, labels, per_client, profile), dict[str, Mapping[str, Scenario]]()
         else:
-            result = matrix(commands, labels, profile, timing, era_of_version(args.version), only)
+            result, ran = matrix(commands, labels, profile, timing, era_of_version(args.version), only)
     except (TargetError, BaselineError, TemplateError, UsageError) as exc:
         print(f"mcpref compare: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -162,12 +164,13 @@ def run(args: argparse.Namespace, target: list[str] | None, timing: Timing) -> i
     columns = by_label(result)
     if args.junit_xml is not None and not args.clients:  # each failure in the XML names a reproducer file
         for label, command in zip(labels, commands, strict=True):
-            ci.save_reproducers(columns[label], command, profile, ci.reproducers_beside(args.junit_xml, label))
+            where = ci.reproducers_beside(args.junit_xml, label)
+            ci.save_reproducers(columns[label], command, profile, where, ran[label])
     if stopping.received() is not None:
         result["interrupted"] = stopping.name()
     print(json.dumps(result, indent=2) if args.json else render(result, args.clients))
     if stopping.received() is not None and not args.json:
         print(f"interrupted by {stopping.name()}: a partial report")
     if args.html is not None:
-        write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels)))
+        write_atomic(args.html, html.page(result, "mcpref compare: " + ", ".join(labels), ran))
     return ci.conclude(args, profile, "mcpref compare", columns, baseline, {label: label for label in labels}, seconds)

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
     order = [rule.id for rule in CLIENT_RULES]
     found = sorted(rows(template, [*outcome.failures, *outcome.warnings], profile), key=lambda row: order.index(str(row["id"])))
     if args.junit_xml is not None:  # each failure in the XML names a reproducer file
-        ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml))
+        ci.save_reproducers(found, template, profile, ci.reproducers_beside(args.junit_xml), {})
     if args.json:
         document = {
             "command": template, "profile": profile.value, "side": "client", "seed": seed, "cases": outcome.cases,
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
             print(f"interrupted by {stopping.name()}: a partial report")
     label = shlex.join(template)
     if args.html is not None:
-        write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref fuzz-client: {label}"))
+        write_atomic(args.html, html.page(combine([template], [label], [found], profile), f"mcpref fuzz-client: {label}", {}))
     # Nothing judged: nothing found, and the plain tool call never brought the client to a rule's situation.
     judged = bool(found) or bool(judge_client(outcome.plain, outcome.plain).seen)
     seconds = time.monotonic() - started

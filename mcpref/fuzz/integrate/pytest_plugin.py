@@ -203,7 +203,7 @@ def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
     from mcpref.fuzz.drive.process import TargetError
     from mcpref.fuzz.drive.timing import Timing
     from mcpref.fuzz.generate.corpus_modern import era_of_version
-    from mcpref.fuzz.integrate.check import check_served
+    from mcpref.fuzz.integrate.check import checked
     from mcpref.fuzz.judge.oracle import Profile
     from mcpref.fuzz.report.ci import save_reproducers
 
@@ -216,12 +216,13 @@ def _run(config: pytest.Config, wanted: frozenset[str] | None) -> Rows:
             only = wanted if wanted is not None else setup.rules
             # Without --mcp-version, the era the server serves, as mcpref check judges it.
             asked = None if setup.version is None else era_of_version(setup.version)
-            _, found = check_served(server.argv, profile, Timing(), asked, only)
+            found = checked(server.argv, profile, Timing(), asked, only)
         except TargetError as exc:
             raise pytest.UsageError(f"--mcp-server {shlex.join(server.argv)}: {exc}") from None
         if folder is not None:
-            save_reproducers(found, server.argv, profile, folder / server.label if len(setup.servers) > 1 else folder)
-        rows[server.label] = {str(row["id"]): row for row in found}
+            where = folder / server.label if len(setup.servers) > 1 else folder
+            save_reproducers(found.rows, server.argv, profile, where, found.scenarios)
+        rows[server.label] = {str(row["id"]): row for row in found.rows}
     return rows
 
 

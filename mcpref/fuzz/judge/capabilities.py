@@ -66,8 +66,10 @@ def operating(session: Session, index: int, request: Request, answer: JsonObject
         return  # another method of an announced capability: nothing more is known of it
     elif request.method == "tools/call" and tools.malformed_call(request):
         tools.judge_call(session, index, request, answer, target)  # RPC-INVALID-PARAMS, whatever the tool
-    elif request.method == "tools/call" and code is not None and tools.refusable_as_no_task(request, target):
-        return  # a server that takes calls as tasks may refuse one that is none
+    elif request.method == "tools/call" and code is not None and tools.takes_calls_as_tasks(target):
+        return  # a server that takes calls as tasks may refuse one that is none, and one of a tool that is none
+    elif request.method == "tools/call" and tools.creates_task(request, answer, target):
+        server_shapes.judge_created_task(session, index, answer)  # TASKS-SHAPE: no CallToolResult (TOOLS-*)
     elif request.method == "tools/call" and code == METHOD_NOT_FOUND and not tools.listed(request, target):
         tools.unlisted_refused_as_unknown_method(session, index, answer)
     elif code is not None and (code == METHOD_NOT_FOUND or request.method == "tools/list"):

@@ -1,5 +1,5 @@
 """What a server writes, held to the shapes each version's schema requires (RESOURCES-SHAPE,
-PROMPTS-SHAPE, COMPLETION-SHAPE, SERVER-MESSAGE-SHAPE).
+PROMPTS-SHAPE, COMPLETION-SHAPE, TASKS-SHAPE, SERVER-MESSAGE-SHAPE).
 
 In: a ``Session``, and a result to a request of an announced capability (``judge_result``), or the
 notifications and requests the server wrote unasked (``judge_unasked``). Out: one finding per
@@ -36,6 +36,10 @@ ROLE = Enum(frozenset({"user", "assistant"}))
 LEVEL = Enum(frozenset({"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}))
 CACHE: Final[dict[str, Shape]] = {"ttlMs": int, "cacheScope": Enum(frozenset({"public", "private"}))}
 RESOURCE_BODY = Obj({"uri": str}, RESOURCE_BODIES)  # TextResourceContents or BlobResourceContents
+# A task (2025-11-25): what tasks/get and tasks/cancel answer, tasks/list lists, and a status notification holds.
+TASK_STATUS = Enum(frozenset({"working", "input_required", "completed", "failed", "cancelled"}))
+TASK = Obj({"taskId": str, "status": TASK_STATUS, "createdAt": str, "lastUpdatedAt": str, "ttl": (int, type(None))})
+CREATED_TASK = Obj({"task": TASK})  # CreateTaskResult: what a task-augmented request is answered with
 # The content blocks each version defines (AudioContent from 2025-03-26, ResourceLink from 2025-06-18).
 BLOCKS_OF: Final = {
     "2024-11-05": ("text", "image", "resource"),
@@ -72,7 +76,8 @@ def sampling_content(version: str) -> Shape:
 def results(version: str) -> dict[str, Obj]:
     """The results of ``version`` judged here, by method."""
     cached = CACHE if version in MODERN_NAMES else {}
-    return {
+    tasks: dict[str, Obj] = {"tasks/list": Obj({"tasks": Items(TASK)}), "tasks/get": TASK, "tasks/cancel": TASK}
+    return ({} if version != "2025-11-25" else tasks) | {
         "resources/list": Obj({"resources": Items(Obj({"uri": str, "name": str})), **cached}),
         "resources/templates/list": Obj({"resourceTemplates": Items(Obj({"uriTemplate": str, "name": str})), **cached}),
         "resources/read": Obj({"contents": Items(RESOURCE_BODY), **cached}),
@@ -104,15 +109,7 @@ def messages(version: str) -> dict[str, Shape]:
         params |= {"notifications/elicitation/complete": Obj({"elicitationId": str})}
         task = Obj({"taskId": str})
         params |= {"tasks/get": task, "tasks/result": task, "tasks/cancel": task}
-        status = Enum(frozenset({"working", "input_required", "completed", "failed", "cancelled"}))
-        notified: dict[str, Shape] = {
-            "taskId": str,
-            "status": status,
-            "createdAt": str,
-            "lastUpdatedAt": str,
-            "ttl": (int, type(None)),
-        }
-        params["notifications/tasks/status"] = Obj(notified)
+        params["notifications/tasks/status"] = TASK
     if version in MODERN_NAMES:
         # No request of a modern server is written to stdout: its sampling is asked in a result.
         del params["sampling/createMessage"]
@@ -130,19 +127,33 @@ RULE_OF: Final = {
     "prompts/list": "PROMPTS-SHAPE",
     "prompts/get": "PROMPTS-SHAPE",
     "completion/complete": "COMPLETION-SHAPE",
+    "tasks/list": "TASKS-SHAPE",
+    "tasks/get": "TASKS-SHAPE",
+    "tasks/cancel": "TASKS-SHAPE",
 }
 
 
 def judge_result(session: Session, index: int, method: str, answer: JsonObject, target: Target) -> None:
     """A result to ``method``, held to its version's shape (RESOURCES-SHAPE, PROMPTS-SHAPE,
-    COMPLETION-SHAPE). A version the tables do not know is held to the oldest's, whose members
-    every later version requires too."""
-    shape = RESULTS.get(target.version or "", RESULTS[KNOWN[0].name])[method]
-    rule = RULE_OF[method]
+    COMPLETION-SHAPE, TASKS-SHAPE). A version the tables do not know is held to the oldest's, whose
+    members every later version requires too; a method its version does not define (tasks/list but
+    under 2025-11-25) is not judged."""
+    shape = RESULTS.get(target.version or "", RESULTS[KNOWN[0].name]).get(method)
+    if shape is not None:
+        _judge(session, index, RULE_OF[method], method, shape, answer)
+
+
+def judge_created_task(session: Session, index: int, answer: JsonObject) -> None:
+    """TASKS-SHAPE: the result of a task-augmented tools/call (2025-11-25), a CreateTaskResult: the
+    task created, not the call's result, which tasks/result gives once the task is done."""
+    _judge(session, index, "TASKS-SHAPE", "a task-augmented tools/call", CREATED_TASK, answer)
+
+
+def _judge(session: Session, index: int, rule: str, asked: str, shape: Obj, answer: JsonObject) -> None:
     session.witnessed.add(rule)
     problem = shape_problem(shape, answer.get("result"), "")  # an object: RPC-RESPONSE-SHAPE holds the rest
     if problem is not None:
-        session.find(rule, index, f"{method} answered with {problem}", outline(shape), show(answer))
+        session.find(rule, index, f"{asked} answered with {problem}", outline(shape), show(answer))
 
 
 def judge_unasked(session: Session) -> None:

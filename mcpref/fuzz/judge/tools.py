@@ -30,20 +30,35 @@ def malformed_call(request: Request) -> bool:
     return not isinstance(params.get("name"), str) or not isinstance(params.get("arguments", {}), dict)
 
 
-def refusable_as_no_task(request: Request, target: Target) -> bool:
-    """Whether a tools/call without a ``task`` may draw an error whatever the tool: under 2025-11-25 a
-    server that announced ``tasks.requests.tools.call`` MAY require calls as tasks, and MUST refuse
-    with -32601 a plain call of a tool it lists with ``execution.taskSupport`` "required"."""
+def task_augmented(request: Request, target: Target) -> bool:
+    """Whether a tools/call asks to run as a task: 2025-11-25's ``task`` member of its params. Other
+    versions define no such member: there the call is a plain one (SPEC_NOTES TASKS-SHAPE)."""
+    return BY_NAME.get(target.version or "") in TASKS and "task" in (request.params or {})
+
+
+def creates_task(request: Request, answer: JsonObject, target: Target) -> bool:
+    """Whether the answer to a task-augmented tools/call is to be read as a CreateTaskResult: a
+    result holding a ``task``, or, from a server that takes calls as tasks, one holding no
+    ``content`` either. A server that does not MUST ignore the member and answer a CallToolResult
+    (tasks#task-support-and-handling); one that does may answer so a call of a tool it runs as no task."""
+    result = result_of(answer)
+    return (
+        task_augmented(request, target)
+        and result is not None
+        and ("task" in result or ("content" not in result and takes_calls_as_tasks(target)))
+    )
+
+
+def takes_calls_as_tasks(target: Target) -> bool:
+    """Whether the server announced ``tasks.requests.tools.call`` under 2025-11-25, so that a
+    tools/call may draw an error whatever the tool: such a server MAY require calls as tasks, and MUST refuse with -32601 a
+    plain call of a tool it lists with ``execution.taskSupport`` "required"; it SHOULD refuse a call
+    as a task of a tool whose taskSupport is "forbidden" or absent."""
     capabilities = target.capabilities or {}
     tasks = capabilities.get("tasks")
     requests = tasks.get("requests") if isinstance(tasks, dict) else None
     tools = requests.get("tools") if isinstance(requests, dict) else None
-    return (
-        BY_NAME.get(target.version or "") in TASKS
-        and isinstance(tools, dict)
-        and isinstance(tools.get("call"), dict)
-        and "task" not in (request.params or {})
-    )
+    return BY_NAME.get(target.version or "") in TASKS and isinstance(tools, dict) and isinstance(tools.get("call"), dict)
 
 
 def listed(request: Request, target: Target) -> bool:

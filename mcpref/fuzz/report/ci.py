@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.client_scripts import ServerScript
-from mcpref.fuzz.generate.corpus_modern import BY_NAME
+from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report import baseline as baselines
 from mcpref.fuzz.report import exits, junit, statuses
@@ -107,9 +107,12 @@ def reproducers_beside(junit_xml: Path, label: str | None = None) -> Path:
     return folder if label is None else folder / re.sub(r"[^A-Za-z0-9_-]+", "_", label)
 
 
-def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profile, folder: Path) -> None:
+def save_reproducers(
+    rows: Sequence[junit.Row], argv: list[str], profile: Profile, folder: Path, scenarios: Mapping[str, Scenario]
+) -> None:
     """A reproducer file per finding of ``check`` or client rows, in ``folder``; each finding gets its
-    replay line. ``argv``: the server command, or the client command template."""
+    replay line. ``argv``: the server command, or the client command template; ``scenarios``: those
+    ``check`` ran, by name (``check.Checked``), follow-ups among them (a client's finding carries its script)."""
     for row in rows:
         findings = row["findings"]
         assert isinstance(findings, list)
@@ -119,7 +122,7 @@ def save_reproducers(rows: Sequence[junit.Row], argv: list[str], profile: Profil
                 script = ServerScript.loads(json.dumps(finding["script"]))
                 document = client_reproducer_json(str(row["id"]), profile, argv, script, finding)
             else:
-                scenario = BY_NAME[str(finding["scenario"])]
+                scenario = scenarios[str(finding["scenario"])]
                 case = scenario.case
                 document = reproducer_json(
                     str(row["id"]), profile, argv, case.chunks, case.settle, scenario.era, finding, eof=case.eof

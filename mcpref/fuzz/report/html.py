@@ -13,7 +13,7 @@ import base64
 import html
 from collections.abc import Mapping, Sequence
 
-from mcpref.fuzz.generate.corpus_modern import BY_NAME
+from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.judge.oracle import Profile
 from mcpref.fuzz.report.junit import more_like_it
 from mcpref.fuzz.report.notes import entry
@@ -50,13 +50,12 @@ def _anchor(rule: str, label: str, index: int) -> str:
 EMBEDDED = 64 * 1024  # bytes of a case whose reproducer the page carries; a page stays small
 
 
-def _reproducer_link(rule: str, profile: Profile, argv: list[str], scenario_name: str) -> str:
-    """A download link carrying the reproducer file of ``scenario_name``, and its replay command."""
-    scenario = BY_NAME[scenario_name]
+def _reproducer_link(rule: str, profile: Profile, argv: list[str], scenario: Scenario) -> str:
+    """A download link carrying the reproducer file of ``scenario``, and its replay command."""
     if len(scenario.case.stream) > EMBEDDED:
         return (
             f"<p>The case is {len(scenario.case.stream):,} bytes, too large to carry here: "
-            f"<code>mcpref check --json</code> runs it again (scenario <i>{_e(scenario_name)}</i>).</p>"
+            f"<code>mcpref check --json</code> runs it again (scenario <i>{_e(scenario.name)}</i>).</p>"
         )
     case = scenario.case
     document = reproducer_json(rule, profile, argv, case.chunks, case.settle, scenario.era, eof=case.eof)
@@ -68,7 +67,9 @@ def _reproducer_link(rule: str, profile: Profile, argv: list[str], scenario_name
     )
 
 
-def _finding(rule: str, label: str, index: int, finding: Mapping[str, object], profile: Profile, argv: list[str]) -> str:
+def _finding(
+    rule: str, label: str, index: int, finding: Mapping[str, object], profile: Profile, argv: list[str], ran: Mapping[str, Scenario]
+) -> str:
     transcript = finding.get("transcript")
     lines = transcript if isinstance(transcript, list) else []
     shell = finding.get("shell")
@@ -83,15 +84,17 @@ def _finding(rule: str, label: str, index: int, finding: Mapping[str, object], p
     if "script" in finding:  # a client's: the scripted server's behaviour, and the command that plays it again
         parts.append(f"<p>Reproducer:</p><pre>{_e(finding['reproducer'])}</pre>")
     else:
-        parts.append(_reproducer_link(rule, profile, argv, str(finding["scenario"])))
+        parts.append(_reproducer_link(rule, profile, argv, ran[str(finding["scenario"])]))
     if isinstance(shell, str):
         parts.append(f"<p>Or, in a shell:</p><pre>{_e(shell)}</pre>")
     parts.append("</section>")
     return "\n".join(parts)
 
 
-def page(result: Mapping[str, object], title: str) -> str:
-    """``result`` is a matrix as ``fuzz.integrate.compare.matrix`` returns it (``check`` is one column of it)."""
+def page(result: Mapping[str, object], title: str, scenarios: Mapping[str, Mapping[str, Scenario]]) -> str:
+    """``result`` is a matrix as ``fuzz.integrate.compare.matrix`` returns it (``check`` is one column of it);
+    ``scenarios``: by column label, those ``check`` ran there by name (``check.Checked``), follow-ups built
+    from that server's answers among them; a client's column needs none (its findings carry their scripts)."""
     profile = Profile(str(result["profile"]))
     commands = result["commands"]
     rules = result["rules"]
@@ -110,7 +113,7 @@ def page(result: Mapping[str, object], title: str) -> str:
             if findings:
                 text = f'<a href="#{_e(_anchor(rule, label, 0))}">{text}</a>'
                 details += [
-                    _finding(rule, label, index, finding, profile, argvs[label])
+                    _finding(rule, label, index, finding, profile, argvs[label], scenarios.get(label, {}))
                     for index, finding in enumerate(findings)
                 ]
             cells.append(f'<td class="{_CLASS[status]}">{text}</td>')
