@@ -1,6 +1,6 @@
 """``make peers``: mcpref against the official SDK servers, written up as ``docs/peers.md``.
 
-Runs ``mcpref compare`` (the fixed corpus of ``mcpref check``) in both profiles against
+Runs ``mcpref compare`` in this process (``check``'s corpus and follow-ups) in both profiles against
 the reference and the three peer servers, and a fixed-seed ``mcpref fuzz`` campaign
 (profile spec) against each peer; then the same for the modern era (``--protocol-version
 2026-07-28``): its corpus against the reference and the two SDK servers, and a campaign
@@ -30,12 +30,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from findings import IMPACT, MODERN_COLUMNS, MODERN_IMPACT, MODERN_NOTES, MODERN_UNFLAGGED, NOTES
+
+if TYPE_CHECKING:
+    from mcpref.fuzz.generate.corpus import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = ROOT / "tests" / "peers"
@@ -109,29 +112,44 @@ def mcpref(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]
     )
 
 
-def compare(profile: str, peers: list[Peer] = PEER_LIST, version: str | None = None) -> dict[str, Any]:
-    argv: list[str] = ["compare", "--profile", profile, "--json"] + (["--protocol-version", version] if version else [])
-    for peer in peers:
-        argv += ["--label", peer.label]
-    argv.append("--")
-    for index, peer in enumerate(peers):
-        argv += (["---"] if index else []) + peer.argv
-    done = mcpref(*argv)
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"mcpref compare failed ({done.returncode}): {done.stderr}")
-    result: dict[str, Any] = json.loads(done.stdout)
+@dataclass(frozen=True)
+class Compared:
+    """A compare's matrix, as ``mcpref compare --json`` prints it, and the scenarios run in each column
+    by name (``check.Checked``): the corpus's and the follow-ups built from that server's answers."""
+
+    result: dict[str, Any]
+    ran: dict[str, Mapping[str, Scenario]]
+
+
+def compare(profile: str, peers: list[Peer] = PEER_LIST, version: str | None = None) -> Compared:
+    """``mcpref compare --json`` over ``peers``, in this process: its ``matrix``, which also gives the
+    scenarios each finding names, a follow-up's among them, for its reproducer."""
+    from mcpref.fuzz.drive.timing import Timing
+    from mcpref.fuzz.generate.corpus_modern import era_of_version
+    from mcpref.fuzz.integrate.compare import matrix
+    from mcpref.fuzz.judge.oracle import Profile
+
+    matrix_of, ran = matrix(
+        [peer.argv for peer in peers],
+        [peer.label for peer in peers],
+        Profile(profile),
+        Timing(),
+        era_of_version(version),
+    )
+    result: dict[str, Any] = json.loads(json.dumps(matrix_of))  # as --json prints it
+    done = Compared(result, dict(ran))
     if version is None:
-        write_page(result, profile, f"mcpref compare, profile {profile}: the official SDKs")
+        write_page(done, profile, f"mcpref compare, profile {profile}: the official SDKs")
     else:
         write_page(
-            result,
+            done,
             f"modern-{profile}",
             f"mcpref compare --protocol-version {version}, profile {profile}: the official SDKs",
         )
-    return result
+    return done
 
 
-def write_page(result: dict[str, Any], name: str, title: str) -> None:
+def write_page(compared: Compared, name: str, title: str) -> None:
     """The matrix as a web page, build/peers/peers-<name>.html, with the commands as ``shown``.
 
     Not under docs/: with every transcript, each page is up to 2 MB; the Markdown pages carry the
@@ -139,19 +157,13 @@ def write_page(result: dict[str, Any], name: str, title: str) -> None:
     from mcpref.fuzz.report.html import page
 
     shown = {peer.label: peer for peer in PEER_LIST}
-    text = json.dumps(result)
+    text = json.dumps(compared.result)
     for peer in PEER_LIST:
         text = text.replace(json.dumps(shlex.join(peer.argv))[1:-1], json.dumps(shlex.join(peer.shown))[1:-1])
     local = json.loads(text)
     for command in local["commands"]:
         command["command"] = shown[command["label"]].shown
-    # The corpus's scenarios: the JSON of a compare carries no follow-up built from a server's answers.
-    from mcpref.fuzz.generate.corpus_modern import BY_ERA
-    from mcpref.reference.versions import Era
-
-    era = Era.MODERN if name.startswith("modern-") else Era.LEGACY
-    ran = {peer.label: {scenario.name: scenario for scenario in BY_ERA[era]} for peer in PEER_LIST}
-    (BUILD / f"peers-{name}.html").write_text(page(local, title, ran))
+    (BUILD / f"peers-{name}.html").write_text(page(local, title, compared.ran))
 
 
 def fuzz(peer: Peer, budget: float, seed: int, version: str | None = None) -> dict[str, Any]:
@@ -188,33 +200,30 @@ def load_reproducer(path: Path) -> dict[str, Any]:
 
 
 def check_reproducers(
-    results: list[dict[str, Any]], peers: list[Peer] = PEER_LIST, modern: bool = False
+    runs: list[Compared], peers: list[Peer] = PEER_LIST, modern: bool = False
 ) -> dict[tuple[str, str], str]:
-    """A reproducer per failing (peer, rule): its first failing scenario, a probed one when there is one.
+    """A reproducer per failing (peer, rule): its first failing scenario, a follow-up's as a corpus's.
 
-    ``results`` are the compare results, spec first: a rule failing there is saved with that profile.
-    With ``modern`` they are the modern era's: its corpus, its probe, ``modern-`` before the file name.
+    ``runs`` are the compares, spec first: a rule failing there is saved with that profile. With
+    ``modern`` they are the modern era's: ``modern-`` before the file name.
     """
-    sys.path.insert(0, str(ROOT))
-    from mcpref.fuzz.generate.corpus_modern import BY_ERA
     from mcpref.fuzz.judge.oracle import Profile
     from mcpref.fuzz.report.reproducer import reproducer_json
-    from mcpref.reference.versions import Era
 
-    era = Era.MODERN if modern else Era.LEGACY
-    by_name = {scenario.name: scenario for scenario in BY_ERA[era]}
     saved: dict[tuple[str, str], str] = {}
-    for result in results:
-        profile = Profile(result["profile"])
-        for rule in result["rules"]:
+    for run in runs:
+        profile = Profile(run.result["profile"])
+        for rule in run.result["rules"]:
             for peer in peers:
                 key = (peer.label, rule["id"])
                 if rule["statuses"][peer.label] != "fail" or key in saved:
                     continue
                 names = [f["scenario"] for f in rule["findings"][peer.label] if f["status"] == "fail"]
-                scenario = by_name[names[0]]
+                scenario = run.ran[peer.label][names[0]]
                 case = scenario.case
-                text = reproducer_json(rule["id"], profile, peer.argv, case.chunks, case.settle, era, eof=case.eof)
+                text = reproducer_json(
+                    rule["id"], profile, peer.argv, case.chunks, case.settle, scenario.era, eof=case.eof
+                )
                 document = json.loads(text)
                 document["scenario"] = scenario.name
                 saved[key] = save_reproducer(document, peer, f"{'modern-' if modern else ''}{rule['id']}.json")
@@ -541,11 +550,12 @@ def main() -> int:
     shutil.rmtree(BUILD, ignore_errors=True)  # fresh campaign directories: a run does not depend on the last
     BUILD.mkdir(parents=True)
     print("make peers: compare, profile spec", flush=True)
-    spec = compare("spec")
+    spec_run = compare("spec")
     print("make peers: compare, profile strict", flush=True)
-    strict = compare("strict")
+    strict_run = compare("strict")
+    spec, strict = spec_run.result, strict_run.result
     shutil.rmtree(REPRO, ignore_errors=True)
-    check_links = check_reproducers([spec, strict])
+    check_links = check_reproducers([spec_run, strict_run])
     fuzzed: dict[str, dict[str, Any]] = {}
     fuzz_links: dict[tuple[str, str], str] = {}
     for peer in PEER_LIST[1:]:
@@ -636,10 +646,11 @@ def write_stock(by_era: dict[str, dict[str, dict[str, Any]]], versions: dict[str
 def run_modern(budget: float, seed: int) -> dict[str, Any]:
     """The modern era: its corpus in both profiles over ``MODERN_PEERS``, its campaigns over ``MODERN_FUZZED``."""
     print(f"make peers: compare --protocol-version {MODERN}, profile spec", flush=True)
-    spec = compare("spec", MODERN_PEERS, MODERN)
+    spec_run = compare("spec", MODERN_PEERS, MODERN)
     print(f"make peers: compare --protocol-version {MODERN}, profile strict", flush=True)
-    strict = compare("strict", MODERN_PEERS, MODERN)
-    check_links = check_reproducers([spec, strict], MODERN_PEERS, modern=True)
+    strict_run = compare("strict", MODERN_PEERS, MODERN)
+    spec, strict = spec_run.result, strict_run.result
+    check_links = check_reproducers([spec_run, strict_run], MODERN_PEERS, modern=True)
     fuzzed: dict[str, dict[str, Any]] = {}
     fuzz_links: dict[tuple[str, str], str] = {}
     for peer in MODERN_FUZZED:
