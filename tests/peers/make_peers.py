@@ -182,8 +182,11 @@ def fuzz(peer: Peer, budget: float, seed: int, version: str | None = None) -> di
 
 
 def save_reproducer(document: dict[str, Any], peer: Peer, name: str) -> str:
-    """``name`` under docs/repro/<peer>/, compressed as ``name.gz`` for an input line past ``LONG_LINE``."""
-    document = {**document, "command": peer.shown}
+    """``name`` under docs/repro/<peer>/, compressed as ``name.gz`` for an input line past ``LONG_LINE``.
+
+    Without the folder it was recorded in: its command is relative to the repository root, where
+    ``mcpref replay`` is run from in any clone (and a rerun elsewhere changes no byte)."""
+    document = {key: value for key, value in document.items() if key != "directory"} | {"command": peer.shown}
     text = (json.dumps(document, indent=2) + "\n").encode()
     stream = b"".join(base64.b64decode(chunk) for chunk in document["chunks"])
     long = max(len(line) for line in stream.split(b"\n")) > LONG_LINE
@@ -301,8 +304,8 @@ def render(
     out.append(f"Versions: {pinned}.")
     out.append("")
     out.append(
-        "Method: `mcpref compare` runs the fixed corpus of `mcpref check` (one scenario per edge case) against "
-        "every column, once per profile: `spec` fails only on MUST and MUST NOT rules and warns on the rest, "
+        "Method: `mcpref compare` runs the fixed corpus of `mcpref check` (one scenario per edge case), and "
+        "the follow-ups built from each server's own answers (read the first resource listed ...), against every column, once per profile: `spec` fails only on MUST and MUST NOT rules and warns on the rest, "
         "`strict` fails on every divergence from the reference's documented behaviour. Then "
         f"`mcpref fuzz --budget {budget:g} --seed {seed}` (profile `spec`, a fresh example database) runs "
         "against each peer. Each `fail` links to a reproducer under `docs/repro/`: `mcpref replay FILE` "
@@ -410,7 +413,7 @@ def finding_lines(
                 scenarios = sorted({name for f in findings for name in [f["scenario"], *f.get("also_in", [])]})
                 out.append(
                     f"- `{peer.label}`: {'fails' if mandatory else 'diverges (warn in `spec`)'} in "
-                    f"{len(scenarios)} corpus scenario(s), first *{first['scenario']}*: {first['message']}; expected "
+                    f"{len(scenarios)} scenario(s), first *{first['scenario']}*: {first['message']}; expected "
                     f"{first['expected']}, got `{first['actual'][:160]}`. Reproducer: [{link}]({link}).{confirmed(replayed, link)}"
                 )
             if peer in in_campaign:
@@ -441,7 +444,8 @@ def render_modern(modern: dict[str, Any], replayed: dict[str, bool], budget: flo
         "version and the client's capabilities in `params._meta`, and `server/discover` tells a client which "
         'era a server speaks (`SPEC_NOTES.md`, "The modern era (2026-07-28)", rules MOD-*). '
         f"`mcpref compare --protocol-version {MODERN}` runs the modern corpus (`mcpref/fuzz/generate/corpus_modern.py`, one scenario per "
-        "rule of the era, each ended by a `server/discover` probe) against three columns, once per profile. "
+        "rule of the era, each ended by a `server/discover` probe, and the follow-ups built from each server's "
+        "answers) against three columns, once per profile. "
         "A modern rule is `n/a` for a server that never shows it speaks the era (a DiscoverResult, a result "
         "with `resultType`, or the era's errors -32022 and -32021): such a server has none of its rules to keep, "
         "and its answers are judged as legacy ones."

@@ -35,7 +35,7 @@ def test_a_follow_up_finding_gets_a_reproducer_that_replay_confirms(
     links = make_peers.check_reproducers([compared], [peer])
     link = links[("buggy", "RESOURCES-SHAPE")]
     document = json.loads((tmp_path / link).read_text())
-    assert document["scenario"] == "read the first resource listed"
+    assert document["scenario"] == "read the first resource listed" and "directory" not in document
     assert any("resources/read" in line for line in document["preview"])
     assert make_peers.replays(link, peer)  # mcpref replay exits 1: the saved case fails RESOURCES-SHAPE again
     assert (tmp_path / "build" / "peers-spec.html").exists()
