@@ -124,18 +124,22 @@ class Compared:
 def compare(profile: str, peers: list[Peer] = PEER_LIST, version: str | None = None) -> Compared:
     """``mcpref compare --json`` over ``peers``, in this process: its ``matrix``, which also gives the
     scenarios each finding names, a follow-up's among them, for its reproducer."""
+    from mcpref.fuzz.drive.process import TargetError
     from mcpref.fuzz.drive.timing import Timing
     from mcpref.fuzz.generate.corpus_modern import era_of_version
     from mcpref.fuzz.integrate.compare import matrix
     from mcpref.fuzz.judge.oracle import Profile
 
-    matrix_of, ran = matrix(
-        [peer.argv for peer in peers],
-        [peer.label for peer in peers],
-        Profile(profile),
-        Timing(),
-        era_of_version(version),
-    )
+    try:
+        matrix_of, ran = matrix(
+            [peer.argv for peer in peers],
+            [peer.label for peer in peers],
+            Profile(profile),
+            Timing(),
+            era_of_version(version),
+        )
+    except TargetError as exc:  # a peer that cannot be started: what mcpref compare says, exit 2
+        raise SystemExit(f"mcpref compare failed: {exc}") from None
     result: dict[str, Any] = json.loads(json.dumps(matrix_of))  # as --json prints it
     done = Compared(result, dict(ran))
     if version is None:
