@@ -207,6 +207,27 @@ def test_a_case_that_closes_stdin_is_recut_without_a_pause_before_the_end() -> N
         assert (found is None) is eof
 
 
+@pytest.mark.spec("FRAME-CHUNK-INVARIANT", "RPC-ONE-ANSWER", "RPC-CANCEL")
+def test_a_case_with_a_cancellation_is_recut_without_a_pause_before_it() -> None:
+    # Seen on the Python SDK's server: it read the id "\u20282" as 2, so a cancellation of 2 lost the
+    # call's answer; one line a write, the call was done before the cancellation came, and the
+    # server's own id confusion was filed as a matter of cutting.
+    call = '{"jsonrpc":"2.0","id":"\u20282","method":"tools/call","params":{"name":"x"}}\n'.encode()
+    cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}\n'
+    lost = Finding("RPC-ONE-ANSWER", True, 0, "no answer", "one answer", "nothing")
+    tried: list[tuple[tuple[int, ...], float]] = []
+
+    def execute(case: Case, timing: Timing) -> frozenset[str]:
+        tried.append((case.cuts, timing.pause))
+        return frozenset() if timing.pause > Timing().pause else frozenset({lost.rule})
+
+    assert chunking_finding(lost, Case((call, cancel), (5,)), execute, Timing()) is None
+    assert tried == [((), Timing().pause)]
+    # Without the cancellation, the paced recut runs, and a finding it clears is the cutting's.
+    found = chunking_finding(lost, Case((call, call), (5,)), execute, Timing())
+    assert found is not None and found.rule == "FRAME-CHUNK-INVARIANT"
+
+
 @pytest.mark.spec("FRAME-CHUNK-INVARIANT", "RPC-ID-ECHO", "STDIO-SURVIVE")
 def test_a_recut_that_lost_the_server_does_not_blame_the_cut() -> None:
     # Seen (field T45): a Go server answered id 10^30 with a saturated id, then died on a long line

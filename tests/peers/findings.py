@@ -230,16 +230,12 @@ MODERN_NOTES: dict[tuple[str, str], str] = {
     ("python-sdk", "RPC-ONE-ANSWER"): (
         "a divergence of the SDK, the legacy finding again: pydantic's JSON parser rejects the escape "
         "`\\ud800` (a lone surrogate, which JSON's grammar allows), here in the params of a modern "
-        "`server/discover`, and the SDK drops the line without a word."
-    ),
-    ("python-sdk", "FRAME-CHUNK-INVARIANT"): (
-        "a divergence of the SDK, in its ids rather than its framing: it reads a string id that Python's "
-        "`int()` accepts as that number, for correlation, and `int()` skips Unicode white space, so the "
-        "`tools/call` with id `\"\\u20282\"` (a raw U+2028 before the 2) is taken for request 2 and the "
-        "`notifications/cancelled` for `requestId` 2 that follows cancels it: it is never answered. With ASCII "
-        "ids, or without the notification, the call is answered; whether the cut matters is only whether the "
-        "call's answer is written before the notification is read. JSON-RPC ids `\"\\u20282\"` and 2 are "
-        "distinct, so the cancellation names no request in flight."
+        "`server/discover`, and the SDK drops the line without a word. Or a divergence in its ids: it reads "
+        "a string id that Python's `int()` accepts as that number, for correlation, and `int()` skips Unicode "
+        "white space, so a `tools/call` with id `\"\\u20282\"` (a raw U+2028 before the 2) is taken for "
+        "request 2, and a `notifications/cancelled` for `requestId` 2 that follows cancels it: it is never "
+        "answered. JSON-RPC ids `\"\\u20282\"` and 2 are distinct, so that cancellation names no request "
+        "in flight."
     ),
     ("python-sdk", "TOOLS-UNKNOWN"): (
         "the SDK's legacy behaviour, and a SHOULD: the unlisted tool is `demander`, the reference's one tool "

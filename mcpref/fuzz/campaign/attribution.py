@@ -117,6 +117,7 @@ _SPLIT = ("FRAME-LF-ONLY", "RPC-ONE-ANSWER", "RPC-PARSE-ERROR", "RPC-INVALID-REQ
 # Rules whose evidence is what had been sent when a line was read: a cut lets the finding be seen,
 # it does not cause it, and in one piece it cannot be seen at all.
 _SEEN_THROUGH_CUTS = frozenset({"LIFE-SERVER-EARLY"})
+_CANCELLATION = b'"notifications/cancelled"'  # a line that names it (``chunking_finding``)
 
 
 def defanged(case: Case, crs_only: bool = False) -> Case:
@@ -142,8 +143,11 @@ def chunking_finding(finding: Finding, case: Case, recut: Recut, timing: Timing)
     # After each LF: a piece of a case (a scenario of check's corpus) may hold several lines.
     offsets = tuple(found.end() for found in re.finditer(b"\n", case.stream[:-1]))
     # A long pause keeps one line per read even on a loaded machine. Not before stdin closes: a
-    # pause there lets work in flight end before EOF, which is no matter of cutting.
-    one_line_a_write = () if case.eof else ((offsets, max(timing.pause, LINE_A_WRITE_PAUSE)),)
+    # pause there lets work in flight end before EOF, which is no matter of cutting; nor before a
+    # cancellation: whether the request it names is done by then is a race the specification
+    # leaves open, and a server that cancels the wrong request shows it only without the pause.
+    paced = not case.eof and not any(_CANCELLATION in line for line in case.lines)
+    one_line_a_write = ((offsets, max(timing.pause, LINE_A_WRITE_PAUSE)),) if paced else ()
     for cuts, pause in (((), timing.pause), *one_line_a_write):
         if cuts == case.cuts:
             continue
