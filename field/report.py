@@ -13,7 +13,7 @@ import json
 import shutil
 from collections import Counter
 
-from campaign_vs_check import ANCHOR, CampaignVsCheck, campaign_vs_check, campaign_vs_check_lines
+from campaign_vs_check import ANCHOR, CampaignVsCheck, agreeing, campaign_vs_check, campaign_vs_check_lines
 from clients import RELATIVE as CLIENT_PAGE
 from clients import RESULTS as CLIENT_RESULTS
 from clients import section
@@ -64,9 +64,8 @@ def results_lines(state: State, kinds: dict[int, Triage | None], campaigns: list
         f"- **Runs**: {comparison_text(state)}"
         + (f" The differences: [how the runs were made]({link(RUNS_PAGE, REPORT)})." if state.comparison else ""),
         f"- **Check times**: {over_a_minute(state)}",
-        f"- **Campaigns against `check`**: {sum(1 for row in campaigns if not row.missed)} of {len(campaigns)} "
-        "campaigns found every rule `check --profile spec` failed in their era "
-        f"([the table](#{ANCHOR})).",
+        f"- **Campaigns against `check`**: {agreeing(campaigns)} found every rule `check --profile spec` failed "
+        f"in their era ([the table](#{ANCHOR})).",
     ]
 
 
