@@ -24,8 +24,9 @@ that ``--render-only`` writes it again without running anything. ``field/triage.
 ``field/triage.toml`` (hand-written) become the triage page. Not part of ``make test``.
 
 The stages are modules beside this script (``fieldlib`` holds what they share): ``targets`` (what is run), ``install``, ``runs``
-(check, fuzz, probes), ``comparison`` (the runs against each other), ``reproducers`` (the
-findings, saved and replayed), ``triage``, ``state``, and ``report`` with ``pages``.
+(check, fuzz, probes), ``comparison`` (the runs against each other), ``campaign_vs_check`` (each
+campaign against the rules ``check`` fails), ``reproducers`` (the findings, saved and replayed),
+``triage``, ``state``, and ``report`` with ``pages``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The field report: ``docs/field-report.md``, a summary read in a minute, and its detail pages.
 
 In: the state the report is written from (``state.State``) and the targets it covers. Out: the
-summary (the result in a few lines, a row per target, a row per kind of finding) and the pages
-under ``docs/field/`` it links to (``pages``): one per target with its verdicts and findings, how
-the runs were made, and the triage. The folder is written anew, so that no page of a target left
-out lingers.
+summary (the result in a few lines, a row per target, a row per kind of finding, a row per
+campaign against the rules ``check`` fails) and the pages under ``docs/field/`` it links to
+(``pages``): one per target with its verdicts and findings, how the runs were made, and the
+triage. The folder is written anew, so that no page of a target left out lingers.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import shutil
 from collections import Counter
 
+from campaign_vs_check import ANCHOR, CampaignVsCheck, agreeing, campaign_vs_check, campaign_vs_check_lines
 from clients import RELATIVE as CLIENT_PAGE
 from clients import RESULTS as CLIENT_RESULTS
 from clients import section
@@ -36,7 +37,11 @@ from targets import Target
 from triage import Triage, triage_table, triaged
 
 
-def results_lines(state: State, kinds: dict[int, Triage | None]) -> list[str]:
+def campaign_rows(targets: list[Target], state: State) -> list[CampaignVsCheck]:
+    return [row for target in targets for row in campaign_vs_check(target.label, state.runs[0][target.label])]
+
+
+def results_lines(state: State, kinds: dict[int, Triage | None], campaigns: list[CampaignVsCheck]) -> list[str]:
     findings = state.findings
     fails = sum(1 for finding in findings if finding.fails)
     verdicts = Counter(kind.verdict for kind in kinds.values() if kind is not None)
@@ -59,6 +64,8 @@ def results_lines(state: State, kinds: dict[int, Triage | None]) -> list[str]:
         f"- **Runs**: {comparison_text(state)}"
         + (f" The differences: [how the runs were made]({link(RUNS_PAGE, REPORT)})." if state.comparison else ""),
         f"- **Check times**: {over_a_minute(state)}",
+        f"- **Campaigns against `check`**: {agreeing(campaigns)} found every rule `check --profile spec` failed "
+        f"in their era ([the table](#{ANCHOR})).",
     ]
 
 
@@ -103,7 +110,8 @@ def summary(targets: list[Target], state: State, kinds: dict[int, Triage | None]
         f"campaign (`--seed {state.seed} --max-cases {state.max_cases}`) per era it speaks, every command cut off "
         "from the network. Every finding has a reproducer under `docs/field-repro/`, replayed after the runs."
     )
-    out += ["", "## Result", "", *results_lines(state, kinds), ""]
+    campaigns = campaign_rows(targets, state)
+    out += ["", "## Result", "", *results_lines(state, kinds, campaigns), ""]
     out += ["## Targets", ""]
     out.append(
         "Each name leads to the target's page: its verdicts, rule by rule, and each finding with its reproducer."
@@ -114,6 +122,7 @@ def summary(targets: list[Target], state: State, kinds: dict[int, Triage | None]
         f"Each finding is filed under one kind of `field/triage.toml`; [the triage]({link(TRIAGE_PAGE, REPORT)}) says what each is."
     )
     out += ["", *kind_rows(state.findings, kinds)]
+    out += campaign_vs_check_lines(campaigns, state.seed, state.max_cases)
     if CLIENT_RESULTS.exists():  # written by make field-clients
         out += section(json.loads(CLIENT_RESULTS.read_text()), CLIENT_PAGE)
     out += ["## More", ""]
