@@ -25,8 +25,9 @@ from mcpref.reference.versions import Era
 
 FULL = os.environ.get("MCPREF_CLIENT_CAMPAIGNS") == "full"
 SEED, CASES = "1", 40
-IN_MAKE_TEST = {"null_ids", "no_initialized", "kills_server", "mangles_text", "never_cancels",
-                "falls_back_on_32601_only"}  # fmt: skip
+# The handshake's stage has no_initialized in make test; falls_back_on_32601_only, whose fallback
+# check-client fails in make test too (test_check_client_finds.py), is left to make client-campaigns.
+IN_MAKE_TEST = {"null_ids", "no_initialized", "kills_server", "mangles_text", "never_cancels"}
 # The read path against a modern server, which the legacy examples above do not reach.
 MODERN_IN_MAKE_TEST = {"splits_at_cr"}
 CHOSEN = [

@@ -38,7 +38,8 @@ def verdicts(template: list[str]) -> dict[str, str]:
 
 
 @pytest.mark.spec(*(rule.id for rule in CLIENT_RULES))
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+# make test runs the legacy mode (with the TypeScript client below); make slow-tests the auto one too.
+@pytest.mark.parametrize("mode", [pytest.param("auto", marks=pytest.mark.slow), "legacy"])
 def test_the_python_sdk_client_shows_only_the_triaged_findings(mode: str) -> None:
     pytest.importorskip("mcp", reason="the official Python SDK (PyPI mcp) is not installed: pip install -e '.[dev]'")
     # A call waits the driver's 10 s: the silent scenarios cost that wait, but a 4 MiB answer read by the

@@ -73,6 +73,7 @@ def statuses_of(result: dict[str, Any]) -> dict[str, dict[str, str]]:
     return {rule["id"]: rule["statuses"] for rule in result["rules"]}
 
 
+@pytest.mark.slow  # make test holds the SDK servers to their modern-era findings below
 @pytest.mark.spec("RPC-PARSE-ERROR", "FRAME-LF-ONLY", "RPC-INVALID-PARAMS", "RPC-ONE-ANSWER", "LIFE-SECOND-INIT")
 def test_the_known_findings_against_the_official_sdk_servers_are_still_reported() -> None:
     columns = ["python-sdk"] if node_missing() else ["python-sdk", "typescript-sdk"]

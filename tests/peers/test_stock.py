@@ -41,17 +41,28 @@ def test_a_finding_the_stock_server_shows_too_is_marked_and_the_others_are_not()
 
 
 @pytest.mark.peers
+@pytest.mark.slow  # make test: the test below, against a bundled example instead of the SDK's own server
 @pytest.mark.spec("RPC-PARSE-ERROR")
 def test_check_sdk_marks_the_python_sdks_own_findings_on_a_server_built_on_it() -> None:
     pytest.importorskip("mcp", reason="the official Python SDK (PyPI mcp) is not installed: pip install -e '.[dev]'")
+    _check_sdk_marks_its_parse_error(PYTHON_SERVER)
+
+
+def _check_sdk_marks_its_parse_error(server: list[str]) -> None:
+    """``check --sdk python-sdk`` against ``server``, which fails RPC-PARSE-ERROR as that SDK does, and passes RPC-ID-ECHO."""
     argv = [sys.executable, "-m", "mcpref", "check", "--sdk", "python-sdk", "--select", "RPC-PARSE-ERROR,RPC-ID-ECHO"]
-    done = subprocess.run([*argv, "--json", "--", *PYTHON_SERVER], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*argv, "--json", "--", *server], cwd=ROOT, capture_output=True, text=True, timeout=300)
     document = json.loads(done.stdout)
     rows = {row["id"]: row for row in document["rules"]}
     assert rows["RPC-PARSE-ERROR"]["status"] == "fail" and rows["RPC-PARSE-ERROR"]["stock"].startswith("python-sdk (mcp ")
     assert "stock" not in rows["RPC-ID-ECHO"] and document["stock"]["rules"] == ["RPC-PARSE-ERROR"]
-    text = subprocess.run([*argv, "--", *PYTHON_SERVER], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    text = subprocess.run([*argv, "--", *server], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert "[stock python-sdk (mcp " in text.stdout and "report them at https://github.com/modelcontextprotocol/python-sdk/issues" in text.stdout
+
+
+@pytest.mark.spec("RPC-PARSE-ERROR")
+def test_check_sdk_marks_what_the_sdk_breaks_too_whatever_the_server() -> None:
+    _check_sdk_marks_its_parse_error([sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")])
 
 
 def test_a_server_showing_every_stock_finding_of_one_sdk_is_recognised_as_built_on_it() -> None:
