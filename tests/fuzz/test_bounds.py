@@ -21,9 +21,13 @@ from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.drive.process import MAX_LINES
 from mcpref.fuzz.drive.target import Run, run_case
 from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.corpus import Scenario
+from mcpref.fuzz.generate.corpus_modern import BY_ERA
+from mcpref.fuzz.integrate import check_runs
 from mcpref.fuzz.judge.oracle import judge_run
 from mcpref.fuzz.judge.session import Session
 from mcpref.fuzz.report.reproducer import TRANSCRIPT_RECEIVED, transcript
+from mcpref.reference.versions import Era
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -149,3 +153,24 @@ def test_no_strategy_of_the_generate_stage_has_hypothesis_build_a_codecs_table_o
         [sys.executable, "-c", CODEC_TABLES], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["0"]
+
+
+@pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
+@pytest.mark.parametrize("scenario", BY_ERA[Era.LEGACY], ids=lambda s: s.name)
+def test_a_scenario_whose_run_floods_runs_once_and_no_other_cutting_holds_a_flood_meanwhile(
+    scenario: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What check holds of floods is as many as run side by side (WORKERS), each under the cap of a
+    # case, however slowly it reads: a flood's re-runs under other cuttings, each holding a flood of
+    # its own while the others started new scenarios, made it as many as the re-runs took time for.
+    runs: list[tuple[bytes, ...]] = []
+
+    def flooded(argv: list[str], chunks: tuple[bytes, ...], timing: Timing, **_: object) -> Run:
+        runs.append(chunks)
+        lines = (b"flood " * 1000,) * 10
+        return Run(Observation(lines, survived=False, ending="wrote more than 10 lines"), None, b"", (), hopeless=True)
+
+    monkeypatch.setattr(check_runs, "run_case", flooded)
+    run, findings = check_runs.run_scenario(scenario, ["target"], Timing())
+    assert runs == [scenario.case.chunks] and run.hopeless
+    assert "STDIO-STDOUT-MESSAGES-ONLY" in {f.rule for f in findings}
