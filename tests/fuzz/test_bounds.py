@@ -18,12 +18,16 @@ from pathlib import Path
 import pytest
 
 from mcpref.fuzz.drive.observation import Observation
-from mcpref.fuzz.drive.process import MAX_LINES
+from mcpref.fuzz.drive.process import MAX_LINES, Process
 from mcpref.fuzz.drive.target import Run, run_case
 from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.corpus import Scenario
+from mcpref.fuzz.generate.corpus_modern import BY_ERA
+from mcpref.fuzz.integrate import check_runs
 from mcpref.fuzz.judge.oracle import judge_run
 from mcpref.fuzz.judge.session import Session
 from mcpref.fuzz.report.reproducer import TRANSCRIPT_RECEIVED, transcript
+from mcpref.reference.versions import Era
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -39,7 +43,7 @@ def test_a_flood_is_read_up_to_the_cap_of_a_case_and_no_further(name: str) -> No
     run = run_case([sys.executable, str(HOSTILE / f"{name}.py")], [HANDSHAKE], timing)
     kept = sum(map(len, run.observation.output)) + len(run.observation.trailing)
     assert kept <= timing.max_output
-    assert len(run.observation.output) <= MAX_LINES + 65536  # the lines of the read that passed the cap
+    assert len(run.observation.output) <= MAX_LINES + 1  # not the rest of the read that passed the cap
     assert any("the rest was not read" in note for note in run.notes), run.notes
     assert run.hopeless and not run.observation.survived
     assert run.observation.ending.startswith("wrote more than "), run.observation.ending
@@ -149,3 +153,47 @@ def test_no_strategy_of_the_generate_stage_has_hypothesis_build_a_codecs_table_o
         [sys.executable, "-c", CODEC_TABLES], cwd=tmp_path, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["0"]
+
+
+@pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
+@pytest.mark.parametrize("scenario", BY_ERA[Era.LEGACY], ids=lambda s: s.name)
+def test_a_scenario_whose_run_floods_runs_once_and_no_other_cutting_holds_a_flood_meanwhile(
+    scenario: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What check holds of floods is as many as run side by side (WORKERS), each under the cap of a
+    # case, however slowly it reads: a flood's re-runs under other cuttings, each holding a flood of
+    # its own while the others started new scenarios, made it as many as the re-runs took time for.
+    runs: list[tuple[bytes, ...]] = []
+
+    def flooded(argv: list[str], chunks: tuple[bytes, ...], timing: Timing, **_: object) -> Run:
+        runs.append(chunks)
+        lines = (b"flood " * 1000,) * 10
+        return Run(Observation(lines, survived=False, ending="wrote more than 10 lines"), None, b"", (), hopeless=True)
+
+    monkeypatch.setattr(check_runs, "run_case", flooded)
+    run, findings = check_runs.run_scenario(scenario, ["target"], Timing())
+    assert runs == [scenario.case.chunks] and run.hopeless
+    assert "STDIO-STDOUT-MESSAGES-ONLY" in {f.rule for f in findings}
+
+
+@pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
+@pytest.mark.parametrize("line", [b"x\n", b"flood " * 1000 + b"\n", b"y" * (2**20 - 1) + b"\n", b"z" * 2**20])
+def test_what_a_process_keeps_of_a_flood_is_bounded_in_bytes_and_lines_whatever_its_reads_hold(
+    line: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A reader slowed down finds more in the pipe at each read; here every read of stdout gives 8 MiB.
+    timing = Timing()
+    process = Process([sys.executable, "-c", "import sys; sys.stdin.read()"], timing)
+    assert process.proc.stdout is not None
+    stdout = process.proc.stdout.fileno()
+    flood = line * (8 * 2**20 // len(line))
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: flood if fd == stdout else real_read(fd, n))
+    try:
+        while process.stdout_open:
+            process._read(stdout, "out")
+    finally:
+        _, trailing = process.finish()
+    assert sum(map(len, process.lines)) + len(trailing) <= timing.max_output
+    assert len(process.lines) <= MAX_LINES + 1
+    assert process.overflowed

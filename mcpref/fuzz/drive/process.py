@@ -216,7 +216,8 @@ class Process:
             return
         *lines, rest = bytes(self.out).split(b"\n")  # one split a read, however many lines it holds
         self.out = bytearray(rest)
-        for line in lines:
+        # Lines past the cap are not kept, however many one read holds: what a flood costs is the cap's.
+        for line in lines[: MAX_LINES + 1 - len(self.lines)]:
             self.lines.append(line)
             self.sent_marks.append(self.stream_written)
             if self.events is not None:

@@ -69,6 +69,8 @@ def run_scenario(scenario: Scenario, command: list[str], timing: Timing) -> tupl
     # against every re-run's (``_first_of_each_rule``). A relabelling files each finding anew, one
     # for one: the findings stay as few.
     findings = _first_of_each_rule(judge_run(scenario.case.stream, run))
+    if run.hopeless:  # any cutting would show it alike; a re-run would hold another flood meanwhile
+        return run, findings
 
     def recut(case: Case, within: Timing) -> list[Finding]:
         return judge_run(case.stream, run_case(command, case.chunks, within, settle=case.settle, eof=scenario.eof, era=scenario.era))
