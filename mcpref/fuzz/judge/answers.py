@@ -103,7 +103,13 @@ def match_nulls(session: Session) -> None:
             break
         codes = " or ".join(str(code) for code in sorted(slot.codes))
         read = _read_as(session, slot.raw_id)
-        if read is not None:
+        if read is not None and _integral(slot.raw_id, read.get("id")):
+            # RPC-ID-TYPE: the schema's RequestId is "integer" in JSON Schema, where 1.0 is one and equal
+            # to 1; refusing it is the reference's decision.
+            message = f"read id {show(slot.raw_id)} as the integer {show(read.get('id'))} and answered with"
+            message += f" id {show(read.get('id'))}, where the reference refuses it"
+            session.find(slot.rule, slot.line, message, f"error {codes} with id null", show(read), decision=True)
+        elif read is not None:
             message = f"answered with id {show(read.get('id'))} for id {show(slot.raw_id)}"
             session.find(slot.rule, slot.line, message, f"error {codes} with id null", show(read), slot.mandatory)
         elif leftover:
@@ -161,6 +167,11 @@ def _read_as(session: Session, raw_id: JsonValue) -> JsonObject | None:
         if is_valid_id(reading) and session.unsent(key := id_key(reading)) and key in session.by_id:
             return session.take_first(key)
     return None
+
+
+def _integral(raw_id: JsonValue, answered: JsonValue) -> bool:
+    """Whether ``raw_id`` is a number with no fraction (1.0) and ``answered`` the same number."""
+    return isinstance(raw_id, float) and raw_id.is_integer() and type(answered) is int and answered == raw_id
 
 
 def _settle_unread_ids(session: Session, leftover: list[JsonObject]) -> None:

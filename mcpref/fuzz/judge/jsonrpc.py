@@ -199,21 +199,19 @@ def _invalid(session: Session, index: int, message: Invalid) -> None:
     assert answer is not None  # its id has an answer
     codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
     if rule == "RPC-PARAMS-OBJECT" and "result" in answer:
-        # "params MUST be a Structured value" (JSON-RPC) and MCP's objects bind the sender: serving any params is allowed.
-        session.find(rule, index, f"served a request whose {message.reason}", f"error {message.code}", show(answer), False)
+        # "params MUST be a Structured value" (JSON-RPC) and MCP's objects bind the sender: serving any
+        # params is allowed, the reference's refusal a decision of its own.
+        message_text = f"served a request whose {message.reason}"
+        session.find(rule, index, message_text, f"error {message.code}", show(answer), decision=True)
     elif error_code(answer) not in codes:
         session.find(
             rule, index, "an invalid message was not refused as invalid", f"error {message.code}", show(answer)
         )
     elif error_code(answer) != message.code:
-        session.find(
-            rule,
-            index,
-            "refused with another code than the reference",
-            f"error {message.code}",
-            show(answer),
-            mandatory=False,
-        )
+        # Only RPC-PARAMS-OBJECT admits two codes: JSON-RPC names no code for params a receiver
+        # declines to read, so the other of -32600 and -32602 is the reference's choice.
+        message_text = "refused with another code than the reference"
+        session.find(rule, index, message_text, f"error {message.code}", show(answer), decision=True)
 
 
 def judge_request(session: Session, index: int, line: bytes, request: Request, in_batch: bool) -> None:
