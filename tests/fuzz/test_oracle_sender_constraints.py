@@ -68,3 +68,16 @@ def test_an_id_with_a_fraction_or_a_boolean_answered_under_an_integer_still_fail
     line = INTEGRAL_FLOAT_ID.replace(b"1.0", raw)
     findings = _judge([*HANDSHAKE, line], [INIT_RESULT, result(1 if raw == b"true" else 2)])
     assert rules(findings) == {"RPC-INVALID-REQUEST"}, findings
+
+
+@pytest.mark.spec("RPC-INVALID-REQUEST", "RPC-ID-ECHO", "RPC-RESPONSE-SHAPE")
+def test_an_id_1_0_echoed_as_1_0_is_a_note() -> None:
+    findings = _judge([*HANDSHAKE, INTEGRAL_FLOAT_ID], [INIT_RESULT, result(1.0)])
+    noted(findings, "RPC-INVALID-REQUEST")
+    assert findings[0].message == "read id 1.0 as the integer 1 and answered with id 1.0, where the reference refuses it"
+
+
+@pytest.mark.spec("RPC-ID-ECHO", "RPC-RESPONSE-SHAPE")
+def test_an_id_1_answered_under_1_0_is_the_same_number() -> None:
+    ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+    assert _judge([*HANDSHAKE, ping], [INIT_RESULT, result(1.0)]) == []

@@ -16,7 +16,7 @@ import json
 from mcpref.fuzz.judge import framing
 from mcpref.fuzz.judge.findings import NOTHING
 from mcpref.fuzz.judge.modern import error_code, show
-from mcpref.fuzz.judge.reading import is_valid_id
+from mcpref.fuzz.judge.reading import is_integral_float, is_valid_id
 from mcpref.fuzz.judge.session import NullSlot, Session, beyond_doubles, id_key
 from mcpref.reference.messages import INVALID_REQUEST, PARSE_ERROR, JsonObject, JsonValue, RequestId
 
@@ -103,10 +103,10 @@ def match_nulls(session: Session) -> None:
             break
         codes = " or ".join(str(code) for code in sorted(slot.codes))
         read = _read_as(session, slot.raw_id)
-        if read is not None and _integral(slot.raw_id, read.get("id")):
+        if read is not None and is_integral_float(slot.raw_id) and read.get("id") == slot.raw_id:
             # RPC-ID-TYPE: the schema's RequestId is "integer" in JSON Schema, where 1.0 is one and equal
             # to 1; refusing it is the reference's decision.
-            message = f"read id {show(slot.raw_id)} as the integer {show(read.get('id'))} and answered with"
+            message = f"read id {show(slot.raw_id)} as the integer {int(slot.raw_id)} and answered with"
             message += f" id {show(read.get('id'))}, where the reference refuses it"
             session.find(slot.rule, slot.line, message, f"error {codes} with id null", show(read), decision=True)
         elif read is not None:
@@ -167,11 +167,6 @@ def _read_as(session: Session, raw_id: JsonValue) -> JsonObject | None:
         if is_valid_id(reading) and session.unsent(key := id_key(reading)) and key in session.by_id:
             return session.take_first(key)
     return None
-
-
-def _integral(raw_id: JsonValue, answered: JsonValue) -> bool:
-    """Whether ``raw_id`` is a number with no fraction (1.0) and ``answered`` the same number."""
-    return isinstance(raw_id, float) and raw_id.is_integer() and type(answered) is int and answered == raw_id
 
 
 def _settle_unread_ids(session: Session, leftover: list[JsonObject]) -> None:

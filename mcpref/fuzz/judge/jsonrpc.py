@@ -12,7 +12,15 @@ from __future__ import annotations
 from mcpref.fuzz.judge import answers, capabilities, lifecycle, refusable
 from mcpref.fuzz.judge.lines import InputLine
 from mcpref.fuzz.judge.modern import error_code, is_modern, show
-from mcpref.fuzz.judge.reading import ClientResponse, Invalid, Message, Notification, Request, is_valid_id
+from mcpref.fuzz.judge.reading import (
+    ClientResponse,
+    Invalid,
+    Message,
+    Notification,
+    Request,
+    is_integral_float,
+    is_valid_id,
+)
 from mcpref.fuzz.judge.session import Answer, NullSlot, Session, id_key, result_of
 from mcpref.reference.messages import (
     INTERNAL_ERROR,
@@ -48,7 +56,9 @@ def record_answer(session: Session, position: int, value: JsonValue, in_array: b
     answer_id = value.get("id")
     if answer_id is None:
         session.nulls.append(value)
-    elif is_valid_id(answer_id):
+    elif is_valid_id(answer_id) or is_integral_float(answer_id):
+        # RPC-ID-ECHO: 1.0 and 1 are one JSON number (JSON Schema's equality), kept under the integer.
+        answer_id = int(answer_id) if isinstance(answer_id, float) else answer_id
         if isinstance(answer_id, str) and answer_id in session.observation.sentinels:
             session.probe_answers.append(value)  # not judged, but it shows the server's era
         else:
