@@ -6,7 +6,7 @@ request as one without params and serves it, as a lenient JSON-RPC library does.
 Permitted: SPEC_NOTES RPC-PARAMS-OBJECT, Decision on params served that are not an object;
 JSON-RPC 2.0, Parameter Structures ("params MUST be a Structured value" is what a Client
 writes; no reaction of the Server is given).
-Expected under ``spec``: an RPC-PARAMS-OBJECT warning at most, no failure.
+Expected under ``spec``: an RPC-PARAMS-OBJECT note at most, no warning or failure.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import pytest
 from mcpref.fuzz.drive.client_run import ClientRun, RecordEvent
 from mcpref.fuzz.generate.client_scripts import DIFFERENTIAL, PLAIN, SCRIPTS, TEXT, ServerScript, scenario
 from mcpref.fuzz.judge.client import ClientVerdict, judge_client, shown
+from mcpref.fuzz.judge.findings import Profile
 
 BY_NAME = {script.name: script for script in SCRIPTS}
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}
@@ -646,3 +647,13 @@ def test_a_client_that_waits_for_ever(
     timeouts = [f for f in verdict.findings if f.rule == "CLIENT-TIMEOUT"]
     assert bool(timeouts) is found and ("CLIENT-TIMEOUT" in verdict.seen) is seen
     assert all(not f.mandatory and "14.0 s later (the scenario's limit: 20 s)" in f.message for f in timeouts)
+
+
+@pytest.mark.spec("CLIENT-ID-TYPE", "CLIENT-ID-UNIQUE")
+def test_an_id_1_0_is_the_integer_1_a_note_under_spec() -> None:
+    # The schema's RequestId is "integer" in JSON Schema, where 1.0 is one and equal to 1.
+    events = (read(INIT), wrote("initialize-answer"), read(INITIALIZED, {**CALL, "id": 2.0}, {**CALL, "id": 2}), event("eof"))
+    findings = judge_client(run(events=events)).findings
+    spec = [(f.rule, f.status(Profile.SPEC).value) for f in findings]
+    assert spec == [("CLIENT-ID-TYPE", "note"), ("CLIENT-ID-UNIQUE", "fail")], findings
+    assert findings[0].status(Profile.STRICT).value == "fail"

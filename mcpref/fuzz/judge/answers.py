@@ -16,7 +16,7 @@ import json
 from mcpref.fuzz.judge import framing
 from mcpref.fuzz.judge.findings import NOTHING
 from mcpref.fuzz.judge.modern import error_code, show
-from mcpref.fuzz.judge.reading import is_valid_id
+from mcpref.fuzz.judge.reading import is_integral_float, is_valid_id
 from mcpref.fuzz.judge.session import NullSlot, Session, beyond_doubles, id_key
 from mcpref.reference.messages import INVALID_REQUEST, PARSE_ERROR, JsonObject, JsonValue, RequestId
 
@@ -103,7 +103,13 @@ def match_nulls(session: Session) -> None:
             break
         codes = " or ".join(str(code) for code in sorted(slot.codes))
         read = _read_as(session, slot.raw_id)
-        if read is not None:
+        if read is not None and is_integral_float(slot.raw_id) and read.get("id") == slot.raw_id:
+            # RPC-ID-TYPE: the schema's RequestId is "integer" in JSON Schema, where 1.0 is one and equal
+            # to 1; refusing it is the reference's decision.
+            message = f"read id {show(slot.raw_id)} as the integer {int(slot.raw_id)} and answered with"
+            message += f" id {show(read.get('id'))}, where the reference refuses it"
+            session.find(slot.rule, slot.line, message, f"error {codes} with id null", show(read), decision=True)
+        elif read is not None:
             message = f"answered with id {show(read.get('id'))} for id {show(slot.raw_id)}"
             session.find(slot.rule, slot.line, message, f"error {codes} with id null", show(read), slot.mandatory)
         elif leftover:

@@ -52,9 +52,10 @@ class _Reading:
     findings: list[Finding] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
 
-    def find(self, rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None = None) -> None:
+    def find(self, rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None = None,
+             decision: bool = False) -> None:  # fmt: skip
         must = BY_ID[rule].level.mandatory if mandatory is None else mandatory
-        self.findings.append(Finding(rule, must, line, message, expected, actual))
+        self.findings.append(Finding(rule, must and not decision, line, message, expected, actual, decision))
 
     def requests(self) -> list[Line]:
         return [line for line in self.lines if line.value is not None and "method" in line.value and "id" in line.value]
@@ -148,7 +149,13 @@ def _ids(r: _Reading) -> None:
     for line in requests:
         assert line.value is not None
         request_id = line.value["id"]
-        if type(request_id) not in (int, str):
+        if isinstance(request_id, float) and request_id.is_integer():
+            # CLIENT-ID-TYPE: the schema's RequestId is "integer" in JSON Schema, where 1.0 is one and
+            # the same number as 1; writing it so is the reference's decision against, a note under spec.
+            request_id = int(request_id)
+            r.find("CLIENT-ID-TYPE", line.number, f"the {line.value['method']} request has id {json.dumps(line.value['id'])}, "
+                   "an integer written with a fraction", str(request_id), json.dumps(line.value["id"]), decision=True)  # fmt: skip
+        elif type(request_id) not in (int, str):
             r.find("CLIENT-ID-TYPE", line.number, f"the {line.value['method']} request has id {json.dumps(request_id)}",
                    "a string or an integer", json.dumps(request_id))  # fmt: skip
             continue

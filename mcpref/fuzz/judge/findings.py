@@ -41,6 +41,8 @@ class Finding:
     message: str
     expected: str
     actual: str
+    # Only the reference chose otherwise (a reference decision within a MUST rule): a note under spec.
+    decision: bool = False
 
     @property
     def answer_missing(self) -> bool:
@@ -56,4 +58,4 @@ class Finding:
         # Under spec a warning says a SHOULD of the specification's text was not met (or a MUST read
         # one way of several); where the text permits the behaviour and only the reference chose
         # otherwise (a reference decision), the finding is a note.
-        return Status.NOTE if level is Level.DECISION else Status.WARN
+        return Status.NOTE if level is Level.DECISION or self.decision else Status.WARN

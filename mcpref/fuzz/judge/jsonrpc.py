@@ -12,7 +12,15 @@ from __future__ import annotations
 from mcpref.fuzz.judge import answers, capabilities, lifecycle, refusable
 from mcpref.fuzz.judge.lines import InputLine
 from mcpref.fuzz.judge.modern import error_code, is_modern, show
-from mcpref.fuzz.judge.reading import ClientResponse, Invalid, Message, Notification, Request, is_valid_id
+from mcpref.fuzz.judge.reading import (
+    ClientResponse,
+    Invalid,
+    Message,
+    Notification,
+    Request,
+    is_integral_float,
+    is_valid_id,
+)
 from mcpref.fuzz.judge.session import Answer, NullSlot, Session, id_key, result_of
 from mcpref.reference.messages import (
     INTERNAL_ERROR,
@@ -48,7 +56,9 @@ def record_answer(session: Session, position: int, value: JsonValue, in_array: b
     answer_id = value.get("id")
     if answer_id is None:
         session.nulls.append(value)
-    elif is_valid_id(answer_id):
+    elif is_valid_id(answer_id) or is_integral_float(answer_id):
+        # RPC-ID-ECHO: 1.0 and 1 are one JSON number (JSON Schema's equality), kept under the integer.
+        answer_id = int(answer_id) if isinstance(answer_id, float) else answer_id
         if isinstance(answer_id, str) and answer_id in session.observation.sentinels:
             session.probe_answers.append(value)  # not judged, but it shows the server's era
         else:
@@ -199,21 +209,19 @@ def _invalid(session: Session, index: int, message: Invalid) -> None:
     assert answer is not None  # its id has an answer
     codes = {INVALID_PARAMS, INVALID_REQUEST} if rule == "RPC-PARAMS-OBJECT" else {INVALID_REQUEST}
     if rule == "RPC-PARAMS-OBJECT" and "result" in answer:
-        # "params MUST be a Structured value" (JSON-RPC) and MCP's objects bind the sender: serving any params is allowed.
-        session.find(rule, index, f"served a request whose {message.reason}", f"error {message.code}", show(answer), False)
+        # "params MUST be a Structured value" (JSON-RPC) and MCP's objects bind the sender: serving any
+        # params is allowed, the reference's refusal a decision of its own.
+        message_text = f"served a request whose {message.reason}"
+        session.find(rule, index, message_text, f"error {message.code}", show(answer), decision=True)
     elif error_code(answer) not in codes:
         session.find(
             rule, index, "an invalid message was not refused as invalid", f"error {message.code}", show(answer)
         )
     elif error_code(answer) != message.code:
-        session.find(
-            rule,
-            index,
-            "refused with another code than the reference",
-            f"error {message.code}",
-            show(answer),
-            mandatory=False,
-        )
+        # Only RPC-PARAMS-OBJECT admits two codes: JSON-RPC names no code for params a receiver
+        # declines to read, so the other of -32600 and -32602 is the reference's choice.
+        message_text = "refused with another code than the reference"
+        session.find(rule, index, message_text, f"error {message.code}", show(answer), decision=True)
 
 
 def judge_request(session: Session, index: int, line: bytes, request: Request, in_batch: bool) -> None:

@@ -93,7 +93,7 @@ def initialize(session: Session, index: int, request: Request, answer: JsonObjec
                 "accepted an initialize with malformed params",
                 "-32602",
                 show(answer),
-                mandatory=False,
+                decision=True,  # the schema's required members bind the client; no text asks a refusal
             )
             _accept(session, result)
         elif error_code(answer) != INVALID_PARAMS:

@@ -156,6 +156,12 @@ def is_valid_id(value: object) -> TypeGuard[RequestId]:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
+def is_integral_float(value: object) -> TypeGuard[float]:
+    """A number written with a zero fraction (1.0): an integer in JSON Schema, the official schema's
+    dialect, where RequestId is "integer"; the reference refuses it as an id (RPC-ID-TYPE's decision)."""
+    return isinstance(value, float) and value.is_integer()
+
+
 def classify(value: JsonValue) -> Message:
     """The message one JSON value is, received as a line or as a member of a batch."""
     if not isinstance(value, dict):

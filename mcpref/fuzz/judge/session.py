@@ -138,15 +138,25 @@ class Session:
         self.modern_target = Target(accepted_init=True, ready=True, version=min(MODERN_NAMES), capabilities=None)
 
     def find(
-        self, rule: str, line: int | None, message: str, expected: str, actual: str, mandatory: bool | None = None
+        self,
+        rule: str,
+        line: int | None,
+        message: str,
+        expected: str,
+        actual: str,
+        mandatory: bool | None = None,
+        decision: bool = False,
     ) -> None:
-        if mandatory is None:
+        """``decision``: what the text permits and only the reference refuses, a note under spec."""
+        if decision:
+            mandatory = False
+        elif mandatory is None:
             mandatory = BY_ID[rule].level.mandatory
         if mandatory and line is not None and self.off_script_from is not None and line >= self.off_script_from:
             # MOD-DUAL-ERA: what follows initialize after a discover that succeeded is a session no
             # compliant client opens, so no MUST of either era was written for it.
             mandatory, message = False, f"{message} (after initialize that followed a successful server/discover)"
-        self.findings.append(Finding(rule, mandatory, line, message, expected, actual))
+        self.findings.append(Finding(rule, mandatory, line, message, expected, actual, decision))
 
     def survey(self) -> None:
         """Cancellations, ids used by more than one request (RPC-DUPLICATE-ID), the server's eras, and
