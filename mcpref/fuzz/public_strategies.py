@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.hostile import HOSTILE, hostile_line
-from mcpref.fuzz.generate.messages import valid_id
+from mcpref.fuzz.generate.ids import valid_id
 from mcpref.fuzz.generate.modern_strategies import modern_cases
 from mcpref.fuzz.generate.strategies import cases
 

@@ -7,10 +7,10 @@ of the command relies on.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import pytest
+from in_process import mcpref_in_process
 
 from mcpref.fuzz.drive.client_run import ClientRun, Limits, TemplateError, expand, run_client
 from mcpref.fuzz.drive.scripted_server import cut_line
@@ -105,7 +105,7 @@ def test_a_client_that_hangs_is_killed_at_the_limit() -> None:
 
 
 def test_the_command_is_listed_in_help() -> None:
-    done = subprocess.run([sys.executable, "-m", "mcpref", "check-client", "--help"], capture_output=True, text=True, check=False)
+    done = mcpref_in_process("check-client", "--help")
     assert done.returncode == 0 and "{server}" in done.stdout
 
 

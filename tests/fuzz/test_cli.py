@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import mcpref_in_process
 from test_oracle_initiative import UNASKED
 
 from mcpref.fuzz.generate.corpus import SCENARIOS
@@ -54,15 +55,15 @@ def test_check_passes_the_reference_and_fails_a_silent_server_with_the_right_id(
 
 def test_usage_errors_and_unstartable_targets_exit_2(tmp_path: Path) -> None:
     assert mcpref("fuzz", "--budget", "1", "--", str(tmp_path / "no-such-server")).returncode == 2
-    assert mcpref("check", "--").returncode == 2
-    assert mcpref("fuzz", "--jobs", "0").returncode == 2
-    assert mcpref("frobnicate").returncode == 2
+    assert mcpref_in_process("check", "--").returncode == 2
+    assert mcpref_in_process("fuzz", "--jobs", "0").returncode == 2
+    assert mcpref_in_process("frobnicate").returncode == 2
 
 
 def test_version_is_the_tools_and_the_protocol_option_has_a_name_of_its_own() -> None:
     from mcpref import __version__
 
-    shown = mcpref("--version")
+    shown = mcpref_in_process("--version")
     assert (shown.returncode, shown.stdout) == (0, f"mcpref {__version__}\n")
     modern = mcpref("check", "--protocol-version", "2026-07-28", "--json")
     former = mcpref("check", "--version", "2026-07-28", "--json")
@@ -74,7 +75,7 @@ def test_version_is_the_tools_and_the_protocol_option_has_a_name_of_its_own() ->
 
 @pytest.mark.parametrize("command", ["check", "fuzz", "replay", "compare"])
 def test_each_commands_help_shows_the_target_the_profiles_and_the_exit_statuses(command: str) -> None:
-    shown = mcpref(command, "--help")
+    shown = mcpref_in_process(command, "--help")
     text = " ".join(shown.stdout.split())
     assert shown.returncode == 0
     assert ("--- CMD2" if command == "compare" else "-- CMD [ARGS...]") in text

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from in_process import mcpref_in_process
 
 from mcpref.fuzz.integrate.selection import Selection, SelectionError, chosen
 
@@ -56,7 +57,7 @@ def test_check_and_fuzz_judge_only_the_rules_selected(tmp_path: Path) -> None:
     campaign = ["fuzz", "--seed", "1", "--max-cases", "20", "--report", "report.json", "--campaign-dir", "c"]
     assert mcpref(tmp_path, *campaign, "--", *SILENT).returncode == 0  # the configuration ignores both
     assert json.loads((tmp_path / "report.json").read_text())["failures"] == []
-    refused = mcpref(tmp_path, "check", "--select", "NOPE", "--", *SILENT)
+    refused = mcpref_in_process("check", "--select", "NOPE", "--", *SILENT, cwd=tmp_path)
     assert refused.returncode == 2 and "'NOPE' names no rule" in refused.stderr
 
 

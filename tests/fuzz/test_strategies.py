@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, find, given, seed, settings
 from hypothesis.strategies import SearchStrategy
 
-from mcpref.fuzz.generate.case import Case, _inside_string_ids
+from mcpref.fuzz.generate.case import Case
+from mcpref.fuzz.generate.cuts import _inside_string_ids
 from mcpref.fuzz.generate.hostile import HOSTILE_KINDS
 from mcpref.fuzz.generate.messages import INITIALIZED, PLAIN_HANDSHAKES, encode
 from mcpref.fuzz.generate.modern_strategies import modern_cases

@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from mcpref.fuzz.generate.messages import INVALID_IDS, JsonDict, encode, request, valid_id
+from mcpref.fuzz.generate.ids import INVALID_IDS, valid_id
+from mcpref.fuzz.generate.messages import JsonDict, encode, request
 
 
 def _nested(depth: int) -> str:

@@ -17,9 +17,11 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from mcpref.fuzz.generate.case import Case, cut
+from mcpref.fuzz.generate.case import Case
+from mcpref.fuzz.generate.cuts import cut
 from mcpref.fuzz.generate.hostile import hostile_body
-from mcpref.fuzz.generate.messages import INITIALIZED, JsonDict, encode, initialize, notification, request, valid_id
+from mcpref.fuzz.generate.ids import valid_id
+from mcpref.fuzz.generate.messages import INITIALIZED, JsonDict, encode, initialize, notification, request
 from mcpref.fuzz.generate.strategies import FRESH_MAX_LINES, DrawnLine
 from mcpref.reference.eras import INITIALIZE, META_CAPABILITIES, META_LOG_LEVEL, META_VERSION, MODERN, meta
 from mcpref.reference.messages import JsonObject

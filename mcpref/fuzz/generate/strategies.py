@@ -17,8 +17,10 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from mcpref.fuzz.generate.case import Case, cut
+from mcpref.fuzz.generate.case import Case
+from mcpref.fuzz.generate.cuts import cut
 from mcpref.fuzz.generate.hostile import HOSTILE_KINDS, hostile_line
+from mcpref.fuzz.generate.ids import valid_id
 from mcpref.fuzz.generate.messages import (
     INITIALIZED,
     PLAIN_HANDSHAKES,
@@ -27,7 +29,6 @@ from mcpref.fuzz.generate.messages import (
     initialize,
     notification,
     request,
-    valid_id,
 )
 from mcpref.reference.versions import SUPPORTED_NAMES
 

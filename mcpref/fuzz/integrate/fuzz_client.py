@@ -17,11 +17,8 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hypothesis.database import DirectoryBasedExampleDatabase
-
-from mcpref.fuzz.campaign.client_campaign import ClientCampaign, ClientFailure
-from mcpref.fuzz.campaign.database import hypothesis_home
 from mcpref.fuzz.drive import stopping
 from mcpref.fuzz.generate.corpus_modern import era_of_version
 from mcpref.fuzz.integrate.check_client import add_era_arguments, limits_of, reported, reproducer
@@ -31,6 +28,9 @@ from mcpref.fuzz.report import causes, ci, exits, html, statuses
 from mcpref.fuzz.report.matrix import combine
 from mcpref.fuzz.report.reproducer import finding_json, table, write_atomic
 from mcpref.reference.rules import BY_ID, CLIENT_RULES
+
+if TYPE_CHECKING:
+    from mcpref.fuzz.campaign.client_campaign import ClientFailure
 
 EXIT_USAGE = exits.USAGE
 CASES = 100
@@ -104,6 +104,12 @@ def run(args: argparse.Namespace, template: list[str]) -> int:
         print(f"mcpref: a client command after --, a positive --limit, --endless-wait, --cases and --budget are needed\nusage: {USAGE}",
               file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
+    # Imported here: the parser and the commands that draw nothing start without Hypothesis.
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    from mcpref.fuzz.campaign.client_campaign import ClientCampaign
+    from mcpref.fuzz.campaign.database import hypothesis_home
+
     profile = Profile(args.profile)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     print(f"mcpref fuzz-client: seed {seed}", file=sys.stderr)
