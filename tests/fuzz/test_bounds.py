@@ -86,19 +86,30 @@ def test_a_target_given_up_on_before_it_read_a_byte_is_sent_nothing_more() -> No
     assert "STDIO-SURVIVE" in {f.rule for f in judge_run(HANDSHAKE * 2, run)}
 
 
-def checked(target: list[str]) -> tuple[int, dict[str, object], int]:
+# Starts a command and writes its peak RSS (ru_maxrss, KiB) to the file named first. A process
+# started straight from this test's would report the test process's own size instead, once that is
+# larger: on Linux, exec records the image it replaces in the peak of the process that execs.
+_MEASURED = (
+    "import os, subprocess, sys\n"
+    "child = subprocess.Popen(sys.argv[2:])\n"
+    "_, status, usage = os.wait4(child.pid, 0)\n"
+    "open(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+    "sys.exit(os.waitstatus_to_exitcode(status))\n"
+)
+
+
+def checked(target: list[str], peak_file: Path) -> tuple[int, dict[str, object], int]:
     """``mcpref check --json`` on ``target``: its status, its document, and its peak RSS in bytes."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mcpref", "check", "--json", "--", *target],
+    command = [sys.executable, "-m", "mcpref", "check", "--json", "--", *target]
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURED, str(peak_file), *command],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        timeout=600,
+        check=False,
     )
-    assert proc.stdout is not None
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, json.loads(out), usage.ru_maxrss * 1024
+    return done.returncode, json.loads(done.stdout), int(peak_file.read_text()) * 1024
 
 
 def reasons(document: dict[str, object]) -> set[str]:
@@ -108,9 +119,12 @@ def reasons(document: dict[str, object]) -> set[str]:
 
 
 @pytest.mark.spec("STDIO-STDOUT-MESSAGES-ONLY")
-def test_check_fails_a_flood_within_its_memory_bound_and_runs_no_more_scenarios_after_it() -> None:
+def test_check_fails_a_flood_within_its_memory_bound_and_runs_no_more_scenarios_after_it(tmp_path: Path) -> None:
+    def flooded(name: str) -> tuple[int, dict[str, object], int]:
+        return checked([sys.executable, str(HOSTILE / f"{name}.py")], tmp_path / name)
+
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = dict(zip(FLOODS, pool.map(lambda n: checked([sys.executable, str(HOSTILE / f"{n}.py")]), FLOODS), strict=True))
+        results = dict(zip(FLOODS, pool.map(flooded, FLOODS), strict=True))
     for name, (status, document, peak) in results.items():
         rows = {row["id"]: row for row in document["rules"]}  # type: ignore[attr-defined]
         assert status == 1, name
@@ -121,8 +135,8 @@ def test_check_fails_a_flood_within_its_memory_bound_and_runs_no_more_scenarios_
 
 
 @pytest.mark.spec("STDIO-SURVIVE")
-def test_check_on_a_target_that_never_reads_stops_after_the_first_scenarios_show_it() -> None:
-    status, document, _ = checked([sys.executable, str(HOSTILE / "never_reads.py")])
+def test_check_on_a_target_that_never_reads_stops_after_the_first_scenarios_show_it(tmp_path: Path) -> None:
+    status, document, _ = checked([sys.executable, str(HOSTILE / "never_reads.py")], tmp_path / "peak")
     rows = {row["id"]: row for row in document["rules"]}  # type: ignore[attr-defined]
     assert status == 1 and rows["STDIO-SURVIVE"]["status"] == "fail"
     assert {row["status"] for row in rows.values()} <= {"fail", "untested", "n/a"}
