@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
+WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 2)')
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint typecheck notes fuzz-self peers bench bench-targets soak field lawful client-campaigns buggy-campaigns field-clients slow-tests
@@ -46,9 +46,9 @@ lint: $(STAMP)
 
 test: $(STAMP) $(NODE_STAMP) typecheck lint
 	rm -f .coverage .coverage.*
-	# One pytest-xdist worker a core, and one more: many tests wait on the processes they start
-	# (a client's timeout, a held answer), which left a fourth of two cores idle; with three
-	# workers the suite took 610 s instead of 729 s on two. Its tests are independent of each
+	# One pytest-xdist worker a core, and two more: many tests wait on the processes they start
+	# (a client's timeout, a held answer), which leaves cores idle; on two idle cores, a fresh
+	# clone's .ci/run took 9 min 22 s with four workers and 10 min 9 s with three. Its tests are independent of each
 	# other and of the machine's speed. Hypothesis' ci profile draws the same examples on every
 	# run (derandomize), so that the suite and its coverage gate give one answer per commit;
 	# pytest alone explores anew.
