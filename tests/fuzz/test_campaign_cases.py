@@ -1,17 +1,23 @@
-"""A campaign can draw every scenario of ``check``'s corpora: what ``check`` finds, a campaign can find."""
+"""A campaign runs every scenario of ``check``'s corpora first, and the follow-ups of what the server
+listed: what ``check`` finds, a campaign finds."""
 
 from __future__ import annotations
 
-import contextlib
+import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 
-from mcpref.fuzz.campaign.search import reproducible
-from mcpref.fuzz.generate.campaign_cases import campaign_cases, corpus_cases
+from mcpref.fuzz.campaign.runner import Campaign
+from mcpref.fuzz.drive.target import Run
+from mcpref.fuzz.drive.timing import Timing
+from mcpref.fuzz.generate.campaign_cases import corpus_cases, follow_up_cases
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
+from mcpref.fuzz.judge.oracle import Finding
+from mcpref.reference.messages import JsonObject
 from mcpref.reference.versions import Era
 
 
@@ -43,21 +49,69 @@ def test_a_campaign_at_one_version_draws_only_the_scenarios_of_that_version() ->
 
 @pytest.mark.spec("MOD-STATELESS", "RPC-NOTIFICATION-SILENT", "RPC-ID-TYPE")
 @pytest.mark.parametrize("era", list(Era))
-def test_a_campaign_of_a_thousand_cases_draws_every_scenario(era: Era) -> None:
-    # The sequences a campaign once missed are in them: the same call with a capability declared
+def test_a_campaign_runs_every_scenario_first_in_the_corpus_order(era: Era) -> None:
+    # The sequences a campaign once missed are among them: the same call with a capability declared
     # and then without it (MOD-STATELESS), a notification named "bogus", an id of true.
-    missing = set(corpus_cases(era))
+    ran: list[Case] = []
+    version = "2026-07-28" if era is Era.MODERN else None
+    campaign = Campaign([sys.executable, "-m", "mcpref.reference"], max_cases=len(corpus_cases(era)) + 3, seed=1, version=version)
+    execute = campaign.execute
 
-    class AllDrawn(Exception):
-        """Every scenario was drawn within the thousand cases: the claim holds, no need to draw the rest."""
+    def recorded(case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
+        ran.append(case)
+        return execute(case, timing)
 
-    @settings(max_examples=1000, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(campaign_cases(era))
-    def draw(case: Case) -> None:
-        missing.discard(case)
-        if not missing:
-            raise AllDrawn
+    campaign.execute = recorded  # type: ignore[method-assign]
+    assert campaign.run().failures == []
+    # The reference announces no resources nor prompts: no follow-up, three cases generated.
+    scenarios = corpus_cases(era, version)  # the modern corpus whole: its legacy fallback too
+    assert scenarios == corpus_cases(era) or era is Era.LEGACY
+    assert ran[: len(scenarios)] == list(scenarios) and len(ran) == campaign.stats.cases
 
-    with reproducible(), contextlib.suppress(AllDrawn):  # as a campaign draws: from Hypothesis's own constants only
-        draw()
-    assert missing == set()
+
+@pytest.mark.spec("RESOURCES-SHAPE")
+@pytest.mark.parametrize("era", list(Era))
+def test_a_campaign_runs_the_follow_ups_of_what_the_server_listed_after_the_corpus(era: Era) -> None:
+    version = "2026-07-28" if era is Era.MODERN else None
+    target = [sys.executable, str(Path(__file__).parents[2] / "examples" / "buggy" / "malformed_resource_read.py")]
+    # No case is generated: what the corpus and the follow-ups find, they alone find.
+    found = Campaign(target, max_cases=len(corpus_cases(era)) + 4, seed=1, version=version, rules=frozenset({"RESOURCES-SHAPE"})).run()
+    (failure,) = found.failures
+    assert failure.rule == "RESOURCES-SHAPE" and b'"method":"resources/read"' in failure.case.lines[-1]
+
+
+def test_side_by_side_jobs_share_the_corpus_and_a_selection_runs_only_the_scenarios_of_its_rules() -> None:
+    rules = frozenset({"RPC-ID-TYPE", "RPC-NOTIFICATION-SILENT"})
+    selected = corpus_cases(Era.LEGACY, rules=rules)
+    assert 1 < len(selected) < len(corpus_cases(Era.LEGACY))
+    campaign = Campaign(["true"], rules=rules)  # no follow-up judges these rules: no run finds them
+    shares = [campaign.side_by_side(index, 3)._first_cases() for index in range(3)]
+    assert sorted(map(repr, sum(shares, []))) == sorted(map(repr, selected)) and all(shares)
+
+
+def _lines_of(*messages: JsonObject) -> tuple[bytes, ...]:
+    return tuple(json.dumps(message).encode() for message in messages)
+
+
+def test_the_follow_ups_are_found_round_after_round_from_what_the_server_listed() -> None:
+    templates = {"resourceTemplates": [{"uriTemplate": "file:///{path}", "name": "f"}]}
+    capabilities = {"resources": {}, "completions": {}}
+
+    def run(case: Case) -> tuple[bytes, ...]:
+        """A server that announces resources and completions, and answers each request it is asked."""
+        answers = []
+        for line in case.lines:
+            sent = json.loads(line)
+            method = sent.get("method")
+            result = {"capabilities": capabilities, "protocolVersion": "2025-11-25"} if method == "initialize" else {}
+            if method == "resources/templates/list":
+                result = templates
+            if "id" in sent:
+                answers.append({"jsonrpc": "2.0", "id": sent["id"], "result": result})
+        return _lines_of(*answers)
+
+    asked = [re.findall(rb'"method":"([^"]*)"', case.lines[-1])[0] for case in follow_up_cases(Era.LEGACY, None, None, run)]
+    # The templates listed in the second round make the completion of the third.
+    assert asked == [b"resources/templates/list", b"completion/complete"]
+    assert follow_up_cases(Era.LEGACY, None, frozenset({"RPC-ID-TYPE"}), run) == ()  # no rule of theirs
+    assert follow_up_cases(Era.LEGACY, "2025-03-26", None, run) == ()  # they speak 2025-11-25

@@ -3,17 +3,17 @@
 Hypothesis does the searching, shrinking and remembering: each rule broken raises its own exception
 type, so ``report_multiple_bugs`` shrinks each separately (a case breaking several is kept under
 each), and the example database (``fuzz.campaign.database``: the campaign directory's, or one shared
-in Redis) replays earlier failures first on the next run.
+in Redis) replays earlier failures first on the next run. Its first round runs ``check``'s scenarios
+before it generates (``generate.campaign_cases``), as explicit examples, which are not shrunk.
 
-A case budget N is Hypothesis's own ``max_examples``: at most N cases are generated, then what they
-found is shrunk until N more cases have run at most. A budget in seconds is enforced from inside the
-test: once it is spent, a ``_BudgetSpent`` (not an ``Exception``, so Hypothesis does not take it for
-a failure) ends the run; shrinking already under way may use a few seconds of grace. Hypothesis
-stops searching soon after the last new failure it finds; a campaign then starts a new round, a
-Hypothesis run of its own with a seed derived from the campaign's, in which the rules already found
-broken no longer count as failures: it searches on for others until its budget, in seconds or in
-cases, is spent (a campaign that replays a failure from the database, which Hypothesis finds at once
-and then stops at, still runs its N cases). A round also ends after ``ROUND_CASES`` cases, so that
+A case budget N is Hypothesis's own ``max_examples``: at most N cases are run, the scenarios among
+them, then what they found is shrunk until N more cases have run at most. A budget in seconds is
+enforced from inside the test: once it is spent, a ``_BudgetSpent`` (not an ``Exception``, so
+Hypothesis does not take it for a failure) ends the run; shrinking already under way may use a few
+seconds of grace. Hypothesis stops searching soon after the last new failure it finds; a campaign
+then starts a new round, a Hypothesis run of its own with a seed derived from the campaign's, in
+which the rules already found broken no longer count as failures: it searches on for others until
+its budget, in seconds or in cases, is spent. A round also ends after ``ROUND_CASES`` cases, so that
 what Hypothesis keeps of every case (a cache, a tree of tried choices) is dropped before it grows. A
 seed and a case budget give the same cases on any machine: what a case shows does not depend on the
 machine's speed (``fuzz.drive.waiting``), and what Hypothesis draws depends on the seed and the
@@ -51,12 +51,12 @@ from mcpref.fuzz.campaign.outcome import (
     one_a_rule,
     settled,
 )
-from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, reproducible
+from mcpref.fuzz.campaign.search import Divergence, campaign_settings, divergence, explicitly, reproducible
 from mcpref.fuzz.drive.kept import Session
 from mcpref.fuzz.drive.process import Process
 from mcpref.fuzz.drive.target import Run, run_case
 from mcpref.fuzz.drive.timing import OutOfTime, Timing, within
-from mcpref.fuzz.generate.campaign_cases import campaign_cases
+from mcpref.fuzz.generate.campaign_cases import campaign_cases, corpus_cases, follow_up_cases
 from mcpref.fuzz.generate.case import Case
 from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge_run
@@ -122,6 +122,7 @@ class Campaign:
         # Whether run() attributes its failures; jobs side by side leave that to run_jobs, which
         # shares the merged failures out among them, rather than each job attributing the same ones.
         self.attributing = True
+        self.share = (0, 1)  # this job's index and the jobs' number: which of check's scenarios it runs
 
     def side_by_side(self, index: int, jobs: int) -> Campaign:
         """Job ``index`` of ``jobs`` run side by side (``fuzz.campaign.jobs``): this campaign's settings and
@@ -141,6 +142,7 @@ class Campaign:
             storage=self.storage,
         )
         job.attributing = False
+        job.share = (index, jobs)
         return job
 
     def execute(self, case: Case, timing: Timing | None = None) -> tuple[Run, list[Finding]]:
@@ -278,8 +280,6 @@ class Campaign:
         self._within(deadline + GRACE_SECONDS - time.monotonic())
         known: set[str] = set()  # rules found broken in earlier rounds: no longer failures to Hypothesis
 
-        @campaign_settings(self.max_cases or 10**9, self.database)
-        @given(case=campaign_cases(self.era, self.version))
         def probe(case: Case) -> None:
             now = time.monotonic()
             shrinking = bool(set(self.best) - known)  # a failure new in this round: it gets the grace
@@ -297,7 +297,11 @@ class Campaign:
                 # Hypothesis caches what failing cases raise, frames and all: here no run (16 MiB) nor findings.
                 raise divergence(found[0])(found[1])
 
-        while self._round(probe):
+        def searching(first: list[Case]) -> Callable[[], None]:
+            test = given(case=campaign_cases(self.era, self.version))(probe)
+            return explicitly(campaign_settings(self.max_cases or 10**9, self.database)(test), first)
+
+        while self._round(searching(self._first_cases() if self.stats.rounds == 1 else [])):
             # Hypothesis stops searching soon after the last new failure it finds, and remembers every
             # case: a campaign with a time budget searches on, in a new round, for failures of other rules.
             known.update(self.best)
@@ -308,6 +312,17 @@ class Campaign:
         if self.attributing:
             failures = self.attributed(failures)
         return Outcome(settled(failures, self.warnings, self.profile), self.stats, self.warnings)
+
+    def _first_cases(self) -> list[Case]:
+        """This job's share of the scenarios of check's that the first round runs first: the corpus's,
+        and (in the first job) the follow-ups of what the server showed, found by runs of their own."""
+        index, jobs = self.share
+        first = list(corpus_cases(self.era, self.version, self.rules)[index::jobs])
+        with contextlib.suppress(OutOfTime):  # the budget spent finding them: the corpus alone
+            if index == 0:
+                output = lambda case: self._run_fresh(case, self.timing)[0].observation.output  # noqa: E731
+                first += follow_up_cases(self.era, self.version, self.rules, output)
+        return first
 
     def _case(self, case: Case, known: set[str]) -> tuple[str, str] | None:
         """Run, judge, count and keep ``case``; the rule and message of a failure new in this round."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from unittest import mock
 
-from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import HealthCheck, Phase, Verbosity, example, settings
 from hypothesis.database import ExampleDatabase
 from hypothesis.internal.conjecture import engine, providers
 from hypothesis.internal.constants_ast import Constants
@@ -40,6 +40,14 @@ def campaign_settings(max_examples: int, database: ExampleDatabase | None) -> se
         phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
         derandomize=False,
     )
+
+
+def explicitly(test: Callable[[], None], cases: Sequence[object]) -> Callable[[], None]:
+    """``test``, a Hypothesis test of ``case``, running ``cases`` first, in their order: Hypothesis runs
+    explicit examples before it generates, and reports their failures with those it finds, unshrunk."""
+    for case in reversed(cases):  # Hypothesis runs the last one applied first
+        test = example(case=case)(test)
+    return test
 
 
 class _StillClock:

@@ -13,25 +13,28 @@ after the era's opening, the same bytes for the same answers; what no answer sup
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from mcpref.fuzz.generate.corpus import Scenario, lines, scenario
 from mcpref.fuzz.generate.corpus_modern import modern
 from mcpref.reference.eras import LEGACY
-from mcpref.reference.messages import JsonObject, JsonValue
+from mcpref.reference.messages import JsonObject, JsonValue, parse_line
 from mcpref.reference.versions import BY_NAME, Era
 
 # The version the legacy follow-ups open with: that of the corpus scenario whose lists they follow
 # ("unannounced capabilities"), so that the server answers them as it answered those lists.
 VERSION: Final = BY_NAME["2025-11-25"]
 # The corpus scenario each era's follow-ups start from, which ``check`` runs whenever one of theirs is selected.
+_OPENING: Final = lines(*LEGACY.opening(0, VERSION))  # the legacy follow-ups' handshake
 SOURCES: Final = {Era.LEGACY: "unannounced capabilities", Era.MODERN: "discover"}
 RULES: Final = frozenset({"RESOURCES-SHAPE", "PROMPTS-SHAPE", "COMPLETION-SHAPE", "TASKS-SHAPE"})
 # The results a follow-up reads: ``Shown.results`` keeps the first of each.
 LISTS: Final = ("resources/list", "resources/templates/list", "prompts/list", "tasks/list")
+ROUNDS: Final = 3  # modern lists, then reads and templates, then a template's completion
 _VARIABLE = re.compile(r"\{[+#./;?&]?([A-Za-z0-9_]+)")  # an RFC 6570 expression's first variable
 
 
@@ -44,6 +47,47 @@ class Shown:
     capabilities: Mapping[str, JsonValue] = field(default_factory=dict)
     version: str | None = None
     results: Mapping[str, JsonObject] = field(default_factory=dict)
+
+
+def shown(era: Era, scenarios: Sequence[Scenario], outputs: Sequence[Sequence[bytes]]) -> Shown:
+    """What the runs of ``era``'s scenarios showed that follow-ups read (``outputs``: the lines each
+    run's server wrote), the first answer of each kind in the scenarios' order: in the legacy era only
+    runs that opened with the follow-ups' handshake, whose initialize result says what the server
+    announced; in the modern era, a DiscoverResult."""
+    capabilities: JsonObject | None = None
+    version: str | None = None
+    results: dict[str, JsonObject] = {}
+    for ran, output in zip(scenarios, outputs, strict=True):
+        if ran.era is not era or (era is Era.LEGACY and ran.case.lines[:2] != _OPENING):
+            continue
+        asked = _requests(ran.case.lines)
+        for answer in _objects(output):
+            method, result = asked.get(json.dumps(answer.get("id"))), answer.get("result")
+            if "method" in answer or not isinstance(result, dict):
+                continue
+            announced = result.get("capabilities")
+            if capabilities is None and method in ("initialize", "server/discover") and isinstance(announced, dict):
+                capabilities = announced
+                named = result.get("protocolVersion")
+                version = named if isinstance(named, str) else None
+            if method in LISTS:
+                results.setdefault(method, result)
+    return Shown(capabilities or {}, version, results)
+
+
+def _requests(sent: Sequence[bytes]) -> dict[str, str]:
+    """The method of each request among ``sent`` lines, by its id as JSON."""
+    return {
+        json.dumps(value["id"]): str(value["method"])
+        for value in _objects(sent)
+        if "id" in value and isinstance(value.get("method"), str)
+    }
+
+
+def _objects(found: Sequence[bytes]) -> list[JsonObject]:
+    """The JSON objects among lines, read as the reference reads a line (not a batch, not a line
+    that is no JSON)."""
+    return [value for value in map(parse_line, found) if isinstance(value, dict)]
 
 
 def follow_ups(era: Era, shown: Shown) -> tuple[Scenario, ...]:

@@ -9,21 +9,13 @@ nothing, or that no scenario could be run against (a flood, nothing read), is as
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
-from typing import Final
 
-from mcpref.fuzz.drive.target import Run
-from mcpref.fuzz.generate.corpus import Scenario, lines
+from mcpref.fuzz.generate.corpus import Scenario
 from mcpref.fuzz.generate.corpus_modern import BY_ERA
-from mcpref.fuzz.generate.follow_ups import LISTS, RULES, SOURCES, VERSION, Shown, follow_ups
+from mcpref.fuzz.generate.follow_ups import ROUNDS, RULES, SOURCES, follow_ups, shown
 from mcpref.fuzz.integrate.check_runs import Judged
-from mcpref.reference.eras import LEGACY
-from mcpref.reference.messages import JsonObject, JsonValue
 from mcpref.reference.versions import Era
-
-ROUNDS: Final = 3  # modern lists, then reads and templates, then a template's completion
-OPENING: Final = lines(*LEGACY.opening(0, VERSION))  # the legacy follow-ups' handshake
 
 
 def judge_followed(era: Era, only: frozenset[str] | None, run: Callable[[Sequence[Scenario]], Judged]) -> Judged:
@@ -37,7 +29,7 @@ def judge_followed(era: Era, only: frozenset[str] | None, run: Callable[[Sequenc
     for _ in range(ROUNDS if wanted else 0):
         if judged.silent or any(ran.hopeless for ran, _ in judged.results):
             break
-        found = follow_ups(era, shown(era, judged.scenarios, [ran for ran, _ in judged.results]))
+        found = follow_ups(era, shown(era, judged.scenarios, [ran.observation.output for ran, _ in judged.results]))
         new = [s for s in found if s.name not in asked]
         if not new:
             break
@@ -54,52 +46,3 @@ def judge_followed(era: Era, only: frozenset[str] | None, run: Callable[[Sequenc
 
 def _selected(scenario: Scenario, only: frozenset[str] | None) -> bool:
     return only is None or bool(only & set(scenario.rules))
-
-
-def shown(era: Era, scenarios: Sequence[Scenario], runs: Sequence[Run]) -> Shown:
-    """What the runs of ``era``'s scenarios showed that follow-ups read, the first answer of each kind
-    in the scenarios' order: in the legacy era only runs that opened with the follow-ups' handshake,
-    whose initialize result says what the server announced; in the modern era, a DiscoverResult."""
-    capabilities: JsonObject | None = None
-    version: str | None = None
-    results: dict[str, JsonObject] = {}
-    for scenario, run in zip(scenarios, runs, strict=True):
-        if scenario.era is not era or (era is Era.LEGACY and scenario.case.lines[:2] != OPENING):
-            continue
-        asked = _requests(scenario.case.lines)
-        for answer in _answers(run.observation.output):
-            method, result = asked.get(json.dumps(answer.get("id"))), answer.get("result")
-            if not isinstance(result, dict):
-                continue
-            announced = result.get("capabilities")
-            if capabilities is None and method in ("initialize", "server/discover") and isinstance(announced, dict):
-                capabilities = announced
-                named = result.get("protocolVersion")
-                version = named if isinstance(named, str) else None
-            if method in LISTS:
-                results.setdefault(method, result)
-    return Shown(capabilities or {}, version, results)
-
-
-def _requests(sent: Sequence[bytes]) -> dict[str, str]:
-    """The method of each request among ``sent`` lines, by its id as JSON."""
-    return {
-        json.dumps(value["id"]): str(value["method"])
-        for value in _objects(sent)
-        if "id" in value and isinstance(value.get("method"), str)
-    }
-
-
-def _answers(output: Sequence[bytes]) -> list[JsonObject]:
-    return [value for value in _objects(output) if "method" not in value]
-
-
-def _objects(found: Sequence[bytes]) -> list[JsonObject]:
-    """The JSON objects among lines (not a batch, not a line that is no JSON)."""
-    values: list[JsonValue] = []
-    for line in found:
-        try:
-            values.append(json.loads(line))
-        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep to read
-            continue
-    return [value for value in values if isinstance(value, dict)]
