@@ -86,7 +86,7 @@ def test_side_by_side_jobs_share_the_corpus_and_a_selection_runs_only_the_scenar
     assert 1 < len(selected) < len(corpus_cases(Era.LEGACY))
     campaign = Campaign(["true"], rules=rules)  # no follow-up judges these rules: no run finds them
     shares = [campaign.side_by_side(index, 3)._first_cases() for index in range(3)]
-    assert sorted(map(repr, sum(shares, []))) == sorted(map(repr, selected)) and all(shares)
+    assert sorted(repr(case) for share in shares for case in share) == sorted(map(repr, selected)) and all(shares)
 
 
 def _lines_of(*messages: JsonObject) -> tuple[bytes, ...]:

@@ -1,7 +1,7 @@
 """A seeded campaign finds every rule that ``check`` fails, against each buggy example.
 
-``check`` runs a fixed corpus; a campaign draws sessions, and now and then a scenario of that corpus
-(``generate.campaign_cases``). For each buggy example (examples/buggy/) in each era it is judged in,
+``check`` runs a fixed corpus and the follow-ups of what the server listed; a campaign runs them
+first, then draws sessions (``generate.campaign_cases``). For each buggy example (examples/buggy/) in each era it is judged in,
 the rules ``check --profile spec`` fails are the ones a campaign of ``CASES`` cases, seed 1, the
 same profile, judging only those rules (``--select``), must fail too. ``make buggy-campaigns`` runs
 every example (``MCPREF_BUGGY_CAMPAIGNS=full``; some twenty minutes of two cores); ``make test`` one,

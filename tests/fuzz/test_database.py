@@ -25,13 +25,20 @@ from test_cli import mcpref
 
 from mcpref.fuzz.campaign.database import key_prefix, open_database
 from mcpref.fuzz.campaign.runner import Campaign
+from mcpref.fuzz.generate.campaign_cases import corpus_cases
 from mcpref.fuzz.judge.oracle import Profile
+from mcpref.reference.versions import Era
 
 SILENT = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
-# 10 cases in two jobs: the first is the one-job campaign of seed 1 and 5 cases, which finds
-# RPC-PARSE-ERROR at its 2nd case. The first case of seed 2 (all a campaign of one case runs)
-# passes: a campaign of seed 2 that fails at once replays what seed 1 found.
-FINDING_CASES = 10
+# The example database keeps the failures Hypothesis generates; a campaign runs check's corpus first
+# (explicit examples, never saved), so the campaigns here fuzz a server whose bug only generated cases
+# reach: an id of 10^30 or more makes it exit (STDIO-SURVIVE).
+GENERATED_ONLY = [sys.executable, str(Path(__file__).parent / "targets" / "dies_on_ids_past_10_30.py")]
+CORPUS = len(corpus_cases(Era.LEGACY))  # the cases every legacy campaign runs first
+# 70 cases in two jobs: each runs its half of the corpus, then generates; seed 1 finds the bug at the
+# first generated case of a job. A campaign of seed 2 and the corpus's cases and one more passes: one
+# of seed 2 that fails at once after the corpus replays what seed 1 found.
+FINDING_CASES = 70
 OTHER_SEED = ("--seed", "2")  # argparse keeps the last --seed: this one overrides campaign()'s
 Contents = dict[bytes, set[bytes]]  # every key of a Redis database, with its values
 
@@ -111,7 +118,7 @@ def first(redis_port: int, tmp_path_factory: pytest.TempPathFactory) -> FirstCam
     """A campaign of seed 1 in two jobs, writing to Redis."""
     Redis(port=redis_port).flushall()
     tmp = tmp_path_factory.mktemp("first")
-    status, report = campaign(tmp, "first", "spec", SILENT, FINDING_CASES, "--jobs", "2", "--database", _url(redis_port))
+    status, report = campaign(tmp, "first", "spec", GENERATED_ONLY, FINDING_CASES, "--jobs", "2", "--database", _url(redis_port))
     return FirstCampaign(status, report, _contents(_url(redis_port)))
 
 
@@ -125,22 +132,23 @@ def redis_url(redis_port: int, first: FirstCampaign) -> str:
     return _url(redis_port)
 
 
-@pytest.mark.spec("RPC-PARSE-ERROR")
+@pytest.mark.spec("STDIO-SURVIVE")
 def test_a_finding_is_replayed_first_by_a_campaign_with_another_seed_and_directory(
     tmp_path: Path, redis_url: str, first: FirstCampaign
 ) -> None:
-    assert first.status == 1 and "RPC-PARSE-ERROR" in _failures(first.report)
-    assert first.saved and all(key.startswith(key_prefix(SILENT, None, Profile.SPEC)) for key in first.saved)
-    status, alone = campaign(tmp_path, "alone", "spec", SILENT, 1, *OTHER_SEED)
+    assert first.status == 1 and "STDIO-SURVIVE" in _failures(first.report)
+    assert first.saved and all(key.startswith(key_prefix(GENERATED_ONLY, None, Profile.SPEC)) for key in first.saved)
+    status, alone = campaign(tmp_path, "alone", "spec", GENERATED_ONLY, CORPUS + 1, *OTHER_SEED)
     assert (status, _failures(alone)) == (0, set())
-    # As many cases as examples saved: the failure comes from one of them, replayed before any is generated.
+    # As many cases after the corpus as examples saved: the failure comes from one of them, replayed
+    # before any is generated.
     saved = _saved_failures(first)
-    status, second = campaign(tmp_path, "second", "spec", SILENT, saved, *OTHER_SEED, "--database", redis_url)
-    assert status == 1 and 1 <= second["first_failure_at_case"] <= saved  # type: ignore[operator]
+    status, second = campaign(tmp_path, "second", "spec", GENERATED_ONLY, CORPUS + saved, *OTHER_SEED, "--database", redis_url)
+    assert status == 1 and CORPUS < second["first_failure_at_case"] <= CORPUS + saved  # type: ignore[operator]
     assert set() < _failures(second) <= _failures(first.report)
 
 
-@pytest.mark.spec("RPC-PARSE-ERROR")
+@pytest.mark.spec("STDIO-SURVIVE")
 def test_read_only_replays_from_redis_and_keeps_its_own_examples_in_the_campaign_directory(
     tmp_path: Path, redis_url: str, first: FirstCampaign
 ) -> None:
@@ -151,13 +159,15 @@ def test_read_only_replays_from_redis_and_keeps_its_own_examples_in_the_campaign
     before = _contents(redis_url)
     saved = _saved_failures(first)
     status, reader = campaign(
-        tmp_path, "reader", "spec", SILENT, saved, *OTHER_SEED, "--database", redis_url, "--database-read-only", "--jobs", "2"
-    )
-    assert status == 1 and 1 <= reader["first_failure_at_case"] <= saved  # type: ignore[operator]
+        tmp_path, "reader", "spec", GENERATED_ONLY, CORPUS + 2 * saved, *OTHER_SEED, "--database", redis_url,
+        "--database-read-only", "--jobs", "2",
+    )  # fmt: skip
+    # Each job runs its half of the corpus, then replays.
+    assert status == 1 and CORPUS // 2 < reader["first_failure_at_case"] <= CORPUS + 2 * saved  # type: ignore[operator]
     assert _contents(redis_url) == before
     assert any((tmp_path / "reader-spec" / "examples").rglob("*"))
     # Enough cases to replay every value saved, whichever Hypothesis replays first.
-    status, _ = campaign(tmp_path, "writer", "spec", SILENT, FINDING_CASES, *OTHER_SEED, "--database", redis_url)
+    status, _ = campaign(tmp_path, "writer", "spec", GENERATED_ONLY, FINDING_CASES, *OTHER_SEED, "--database", redis_url)
     assert status == 1
     assert _contents(redis_url) != before  # the stale values are gone: what read-only mode kept from happening
 
@@ -231,5 +241,5 @@ def test_a_redis_lost_midway_is_told_once_and_the_campaign_goes_on_with_its_dire
     told = capsys.readouterr().err.splitlines()
     assert len(told) == 1 and told[0].startswith("mcpref fuzz: Redis was lost"), told
     # A whole campaign on it: the directory's database takes its findings.
-    outcome = Campaign(SILENT, seed=1, max_cases=FINDING_CASES, database=database).run()
+    outcome = Campaign(SILENT, seed=1, max_cases=CORPUS, database=database).run()
     assert "RPC-PARSE-ERROR" in {failure.rule for failure in outcome.failures}

@@ -166,6 +166,7 @@ def merge(outcomes: list[Outcome], started: float) -> Outcome:
         stats.first_failure = _earliest(stats.first_failure, part.first_failure)
         stats.out_of_time = stats.out_of_time or part.out_of_time
         stats.legacy_session = stats.legacy_session or part.legacy_session
+        stats.modern_era = stats.modern_era or part.modern_era
         for failure in outcome.failures:
             if failure.rule not in best or failure.size < best[failure.rule].size:
                 best[failure.rule] = failure

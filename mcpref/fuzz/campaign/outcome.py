@@ -23,6 +23,8 @@ from mcpref.fuzz.campaign.attribution import (
 from mcpref.fuzz.drive.target import Run
 from mcpref.fuzz.drive.timing import OutOfTime, Timing
 from mcpref.fuzz.generate.case import Case
+from mcpref.fuzz.judge.lifecycle import negotiated_versions, refused_as_modern_only
+from mcpref.fuzz.judge.modern import speaks_modern
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status
 
 # How long the re-runs that attribute the failures (``Campaign.attribute``) may last in all: at
@@ -75,6 +77,21 @@ class Stats:
     rounds: int = 1  # Hypothesis runs: a time budget searches on after Hypothesis stops
     out_of_time: bool = False  # the time budget ended the search (before a case budget did, if any)
     legacy_session: bool = False  # a case of the legacy era had an initialize accepted
+    modern_era: bool = False  # before any legacy session, a case's server spoke the modern era
+
+    def learn(self, stream: bytes, output: tuple[bytes, ...]) -> None:
+        """What a case of a legacy campaign showed of the eras the server serves (once seen, no more
+        parsing for it)."""
+        if not self.legacy_session:
+            self.legacy_session = bool(negotiated_versions(stream, output))
+        if not (self.legacy_session or self.modern_era):
+            self.modern_era = speaks_modern(output) or refused_as_modern_only(stream, output)
+
+    @property
+    def serves_no_legacy(self) -> bool:
+        """No initialize accepted in any case, and the modern era spoken: as ``check`` finds it of such
+        a server, a legacy campaign has nothing to say of it (its refusals are its era's)."""
+        return self.modern_era and not self.legacy_session
 
 
 @dataclass(frozen=True)
@@ -89,6 +106,12 @@ class Progress:
     left: float  # seconds of the budget: infinite under a case budget alone
     max_cases: int | None = None  # the cases to generate, under a case budget
     shrinking: bool = False  # a failure new in this round is being made smaller
+
+    @classmethod
+    def of(cls, stats: Stats, failing: frozenset[str], left: float, max_cases: int | None, shrinking: bool) -> Progress:
+        """Where a campaign with ``stats`` is, ``left`` seconds before its deadline."""
+        elapsed = time.monotonic() - stats.started
+        return cls(stats.cases, stats.processes, stats.messages, failing, elapsed, max(0.0, left), max_cases, shrinking)
 
     def __add__(self, other: Progress) -> Progress:
         """Two campaigns run side by side, as one."""
@@ -119,6 +142,11 @@ class Outcome:
     failures: list[Failure]
     stats: Stats
     warnings: dict[str, Failure]  # each warned rule's first case, confirmed in a fresh process
+
+    def claimed(self) -> Outcome:
+        """What the campaign may claim: of a server that serves no legacy version, in a legacy
+        campaign (``Stats.serves_no_legacy``), nothing."""
+        return Outcome([], self.stats, {}) if self.stats.serves_no_legacy else self
 
 
 def attribution_seconds(failures: Iterable[Failure]) -> float:

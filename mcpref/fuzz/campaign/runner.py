@@ -1,10 +1,9 @@
 """A fuzz campaign: Hypothesis generates cases, the target runs them, the oracle judges.
 
 Hypothesis does the searching, shrinking and remembering: each rule broken raises its own exception
-type, so ``report_multiple_bugs`` shrinks each separately (a case breaking several is kept under
-each), and the example database (``fuzz.campaign.database``: the campaign directory's, or one shared
-in Redis) replays earlier failures first on the next run. Its first round runs ``check``'s scenarios
-before it generates (``generate.campaign_cases``), as explicit examples, which are not shrunk.
+type, so ``report_multiple_bugs`` shrinks each separately, and the example database (the campaign
+directory's, or Redis) replays earlier failures first. The first round runs ``check``'s scenarios
+first (``generate.campaign_cases``), as explicit examples, which are not shrunk.
 
 A case budget N is Hypothesis's own ``max_examples``: at most N cases are run, the scenarios among
 them, then what they found is shrunk until N more cases have run at most. A budget in seconds is
@@ -58,7 +57,6 @@ from mcpref.fuzz.drive.target import Run, run_case
 from mcpref.fuzz.drive.timing import OutOfTime, Timing, within
 from mcpref.fuzz.generate.campaign_cases import campaign_cases, corpus_cases, follow_up_cases
 from mcpref.fuzz.generate.case import Case
-from mcpref.fuzz.judge.lifecycle import negotiated_versions
 from mcpref.fuzz.judge.oracle import Finding, Profile, Status, judge_run
 from mcpref.reference.versions import BY_NAME, Era
 
@@ -101,8 +99,7 @@ class Campaign:
         self.max_cases = max_cases  # cases generated at most (Hypothesis's max_examples); as many to shrink
         self.seed = seed
         self.version = version
-        # The era of the version asked for chooses the liveness probe; by default the cases are legacy.
-        self.era = BY_NAME[version].era if version is not None else Era.LEGACY
+        self.era = BY_NAME[version].era if version is not None else Era.LEGACY  # by default, legacy cases
         self.database = database  # None: nothing is remembered from one run to the next
         self.storage = storage  # Hypothesis's own files (``hypothesis_home``), else where its host keeps them
         self.timing = timing or Timing()
@@ -119,8 +116,8 @@ class Campaign:
         # confirmation cost two.
         self._fresh_next = False
         self.stopped: Callable[[], bool] | None = None  # when it says so, the run ends at the next case
-        # Whether run() attributes its failures; jobs side by side leave that to run_jobs, which
-        # shares the merged failures out among them, rather than each job attributing the same ones.
+        # Whether run() attributes its failures; jobs side by side leave that to run_jobs, which shares
+        # the merged failures out among them.
         self.attributing = True
         self.share = (0, 1)  # this job's index and the jobs' number: which of check's scenarios it runs
 
@@ -202,8 +199,8 @@ class Campaign:
     def _judge(self, case: Case, run: Run) -> list[Finding]:
         started = time.monotonic()
         findings = judge_run(case.stream, run)
-        if self.era is Era.LEGACY and not self.stats.legacy_session:  # once seen, no more parsing for it
-            self.stats.legacy_session = bool(negotiated_versions(case.stream, run.observation.output))
+        if self.era is Era.LEGACY:
+            self.stats.learn(case.stream, run.observation.output)
         self.stats.oracle_seconds += time.monotonic() - started
         return findings
 
@@ -319,9 +316,8 @@ class Campaign:
         index, jobs = self.share
         first = list(corpus_cases(self.era, self.version, self.rules)[index::jobs])
         with contextlib.suppress(OutOfTime):  # the budget spent finding them: the corpus alone
-            if index == 0:
-                output = lambda case: self._run_fresh(case, self.timing)[0].observation.output  # noqa: E731
-                first += follow_up_cases(self.era, self.version, self.rules, output)
+            output = lambda case: self._run_fresh(case, self.timing)[0].observation.output  # noqa: E731
+            first += follow_up_cases(self.era, self.version, self.rules, output) if index == 0 else []
         return first
 
     def _case(self, case: Case, known: set[str]) -> tuple[str, str] | None:
@@ -398,15 +394,7 @@ class Campaign:
         return attribute(failure, self.execute, self.timing, self.profile)
 
     def _report_progress(self, deadline: float, shrinking: bool) -> None:
-        if self.progress is None:
-            return
         now = time.monotonic()
-        if now - self._last_progress < 0.5:
-            return
-        self._last_progress = now
-        stats = self.stats
-        found = frozenset(self.best)
-        remaining = max(0.0, deadline - now)
-        self.progress(
-            Progress(stats.cases, stats.processes, stats.messages, found, now - stats.started, remaining, self.max_cases, shrinking)
-        )
+        if self.progress is not None and now - self._last_progress >= 0.5:
+            self._last_progress = now
+            self.progress(Progress.of(self.stats, frozenset(self.best), deadline - now, self.max_cases, shrinking))

@@ -106,11 +106,6 @@ MODERN_ALONE = (
     "the server serves the modern era alone (it accepted no initialize and answered as 2026-07-28"
     " does): judged by the 2026-07-28 corpus"
 )
-# Why a server asked for the legacy era has no verdict under its rules (``check_rows``).
-UNSERVED = (
-    "the server serves no legacy version: it accepted no initialize and answered as the 2026-07-28"
-    " era does (judge it with --protocol-version 2026-07-28)"
-)
 
 
 @dataclass(frozen=True)
@@ -143,7 +138,7 @@ def check_rows(
     exercised only by scenarios where the server showed it speaks that era: a legacy server has
     none of its rules to keep; likewise a rule of some legacy versions, by scenarios where the
     server followed one of them (``_evidence``). Asked for the legacy era, a server seen to serve
-    the modern era alone gets n/a for every rule (``UNSERVED``): the legacy corpus saw only its
+    the modern era alone gets n/a for every rule (``statuses.UNSERVED``): the legacy corpus saw only its
     refusals. After the corpus come the follow-ups of what the server announced and listed
     (``check_follow_ups``), judged alike. With ``only``, just the scenarios that exercise one of
     those rules run (and, for a rule of the follow-ups, those they need), and just those rules have
@@ -176,7 +171,7 @@ def checked(
     if era is not Era.MODERN and judged.modern_only:
         return Checked(Era.LEGACY, [
             {"id": rule.id, "level": rule.level.value, "status": statuses.NOT_APPLICABLE, "scenarios": [],
-             "findings": [], "reason": UNSERVED}
+             "findings": [], "reason": statuses.UNSERVED}
             for rule in _selected(only)
         ], ran)  # fmt: skip
     return Checked(era or Era.LEGACY, _rows(command, profile, judged, only), ran)
@@ -264,8 +259,8 @@ def _inapplicable(rule: Rule, spoken: Sequence[tuple[frozenset[str], bool]]) -> 
 
 def check_cause(rows: Sequence[dict[str, object]]) -> str | None:
     """Why nothing could be judged, when nothing could: the first line of a summary."""
-    if rows and all(row.get("reason") == UNSERVED for row in rows):
-        return UNSERVED
+    if rows and all(row.get("reason") == statuses.UNSERVED for row in rows):
+        return statuses.UNSERVED
     if any(row["status"] == statuses.PASS for row in rows) or not any(
         row["status"] == statuses.UNTESTED for row in rows
     ):

@@ -84,7 +84,7 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
         rules=args.rules.rules if args.rules.narrowed and not args.rules.chosen("FRAME-CHUNK-INVARIANT") else None,
         storage=directory / "hypothesis",
     )
-    outcome = run_jobs(args.jobs, campaign)
+    outcome = run_jobs(args.jobs, campaign).claimed()
     if args.rules.narrowed:  # an attribution may file a failure under a rule left out
         chosen = [failure for failure in outcome.failures if args.rules.chosen(failure.rule)]
         warned = {rule: warning for rule, warning in outcome.warnings.items() if args.rules.chosen(rule)}
@@ -105,5 +105,6 @@ def _fuzz(args: argparse.Namespace, command: list[str], timing: Timing) -> int:
     shown = {TARGET: compare_command.default_labels([command])[0]}
     seconds = time.monotonic() - began
     rows = ci.fuzz_rows(report)
-    judged = bool(outcome.stats.cases or rows)  # a campaign with no case run to its end judged nothing
+    # A campaign with no case run to its end judged nothing, nor a legacy one of a server of no legacy version.
+    judged = bool(outcome.stats.cases or rows) and not outcome.stats.serves_no_legacy
     return ci.conclude(args, profile, "mcpref fuzz", {TARGET: rows}, baseline, shown, seconds, judged)

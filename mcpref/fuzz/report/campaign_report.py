@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mcpref.fuzz.campaign.outcome import Failure, Outcome
 from mcpref.fuzz.judge.oracle import Profile, Status
+from mcpref.fuzz.report import statuses
 from mcpref.fuzz.report.notes import citation
 from mcpref.fuzz.report.reproducer import finding_json, reproducer_json, shell_line, table, transcript, write_atomic
 from mcpref.reference.rules import BY_ID
@@ -68,6 +69,9 @@ def summary(outcome: Outcome, setting: Setting) -> list[str]:
     wanted = None if setting.max_cases is None else setting.max_cases * setting.jobs
     if wanted is not None and stats.out_of_time and stats.cases < wanted:
         lines.append(f"stopped before its {wanted} cases: the time budget ran out")
+    if stats.serves_no_legacy:
+        lines.append(f"{statuses.UNSERVED}: nothing is claimed")
+        return lines
     if setting.era is Era.LEGACY and stats.cases and not stats.legacy_session:
         lines.append(
             "the server accepted no initialize in any case: no legacy session was exercised"

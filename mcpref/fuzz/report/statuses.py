@@ -23,6 +23,11 @@ PASS: Final = "pass"
 UNTESTED: Final = "untested"
 NOT_APPLICABLE: Final = "n/a"
 ORDER: Final = (FAIL, WARN, PASS, UNTESTED, NOT_APPLICABLE)  # what matters first
+# Why a server asked for the legacy era has no verdict under its rules (``check``, ``fuzz``).
+UNSERVED: Final = (
+    "the server serves no legacy version: it accepted no initialize and answered as the 2026-07-28"
+    " era does (judge it with --protocol-version 2026-07-28)"
+)
 
 
 def counts(rows: Iterable[Mapping[str, object]]) -> dict[str, int]:
