@@ -20,21 +20,15 @@ from pathlib import Path
 
 import pytest
 from redis import Redis
+from targets import CORPUS, GENERATED_ONLY
 from test_campaign import BUGGY, campaign
 from test_cli import mcpref
 
 from mcpref.fuzz.campaign.database import key_prefix, open_database
 from mcpref.fuzz.campaign.runner import Campaign
-from mcpref.fuzz.generate.campaign_cases import corpus_cases
 from mcpref.fuzz.judge.oracle import Profile
-from mcpref.reference.versions import Era
 
 SILENT = [sys.executable, str(BUGGY / "silent_on_parse_error.py")]
-# The example database keeps the failures Hypothesis generates; a campaign runs check's corpus first
-# (explicit examples, never saved), so the campaigns here fuzz a server whose bug only generated cases
-# reach: an id of 10^30 or more makes it exit (STDIO-SURVIVE).
-GENERATED_ONLY = [sys.executable, str(Path(__file__).parent / "targets" / "dies_on_ids_past_10_30.py")]
-CORPUS = len(corpus_cases(Era.LEGACY))  # the cases every legacy campaign runs first
 # 70 cases in two jobs: each runs its half of the corpus, then generates; seed 1 finds the bug at the
 # first generated case of a job. A campaign of seed 2 and the corpus's cases and one more passes: one
 # of seed 2 that fails at once after the corpus replays what seed 1 found.

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from targets import CORPUS, GENERATED_ONLY
 
 from mcpref.fuzz.campaign.outcome import ATTRIBUTION_LIMIT
 from mcpref.fuzz.campaign.runner import GRACE_SECONDS
@@ -41,7 +42,6 @@ EXPECTED = {
 }
 
 
-SILENT = [sys.executable, str(ROOT / "examples" / "buggy" / "silent_on_parse_error.py")]
 
 
 def fuzz_command(target: list[str], budget: list[str], report_path: Path, campaign: Path) -> list[str]:
@@ -128,19 +128,18 @@ def test_requests_from_the_server_are_answered_as_a_client_without_capabilities(
 def test_a_rerun_with_the_same_seed_starts_from_what_was_found(tmp_path: Path) -> None:
     def first_failure() -> int:
         out = tmp_path / "report.json"
-        command = fuzz_command(SILENT, ["--max-cases", "10"], out, tmp_path / "campaign")
-        subprocess.run(command, cwd=ROOT, capture_output=True, timeout=120, check=False)
+        command = fuzz_command(GENERATED_ONLY, ["--max-cases", "60"], out, tmp_path / "campaign")
+        subprocess.run(command, cwd=ROOT, capture_output=True, timeout=300, check=False)
         found = json.loads(out.read_text())
-        # Its silence on a line that is not UTF-8 may be found too, under FRAME-UTF8.
-        assert {f["id"] for f in found["failures"]} - {"FRAME-UTF8"} == {"RPC-PARSE-ERROR"}
-        assert found["cases"] >= 10  # the rerun still spends its cases searching
+        assert {f["id"] for f in found["failures"]} == {"STDIO-SURVIVE"}
+        assert found["cases"] >= 60  # the rerun still spends its cases searching
         at = found["first_failure_at_case"]
         assert isinstance(at, int)
         return at
 
-    assert first_failure() > 1  # seed 1: at case 4
+    assert first_failure() > CORPUS + 1  # seed 1: at case 52, the 8th generated
     assert any((tmp_path / "campaign" / "examples").iterdir())
-    assert first_failure() == 1  # replayed first
+    assert first_failure() == CORPUS + 1  # replayed first, after check's corpus
 
 
 def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,7 +170,7 @@ def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> 
     examples = tmp_path / "campaign" / "examples"
 
     def command(budget: list[str]) -> list[str]:
-        return fuzz_command(SILENT, budget, tmp_path / "report.json", tmp_path / "campaign")
+        return fuzz_command(GENERATED_ONLY, budget, tmp_path / "report.json", tmp_path / "campaign")
 
     def saved() -> bool:
         # Hypothesis files a key in its list of keys before the value under it (the failure): a
@@ -194,13 +193,10 @@ def test_a_killed_campaign_keeps_what_it_found_for_the_rerun(tmp_path: Path) -> 
         os.killpg(killed.pid, 9)
         killed.wait()
     assert not (tmp_path / "report.json").exists()  # killed before it could write one
-    subprocess.run(command(["--max-cases", "60"]), cwd=ROOT, capture_output=True, timeout=120, check=False)
+    subprocess.run(command(["--max-cases", "60"]), cwd=ROOT, capture_output=True, timeout=300, check=False)
     found = json.loads((tmp_path / "report.json").read_text())
-    # Its one bug, silence on a line that is not JSON, shows as RPC-PARSE-ERROR or, on a line that
-    # is not UTF-8, FRAME-UTF8: the first one saved depends on the seed's cases.
-    found_ids = {f["id"] for f in found["failures"]}
-    assert found_ids and found_ids <= {"RPC-PARSE-ERROR", "FRAME-UTF8"}
-    assert found["first_failure_at_case"] == 1  # the saved failure was replayed first
+    assert {f["id"] for f in found["failures"]} == {"STDIO-SURVIVE"}
+    assert found["first_failure_at_case"] == CORPUS + 1  # the saved failure was replayed first, after the corpus
 
 
 # Every hostile behaviour, under a budget in seconds: what it finds depends on the machine, when it
