@@ -51,6 +51,8 @@ class Finding:
     reproducer: str | None = None  # relative to the repository root
     replayed: str = "-"  # what replaying it showed
     also: list[str] = field(default_factory=list)  # the other scenarios that showed the same finding
+    # A follow-up's (built from the target's own answers, in no corpus): the reproducer check wrote.
+    written: str | None = None
 
     @property
     def fails(self) -> bool:
@@ -72,7 +74,8 @@ def collect(targets: list[Target], results: RunResults) -> list[Finding]:
                 for row in result["checks"][f"{era} {profile}"]["rules"]:
                     for hit in row["findings"]:
                         key = (target.label, era, row["id"], "check", hit["message"], str(hit["expected"]))
-                        eof = scenarios[era][hit["scenario"]].eof
+                        scenario = scenarios[era].get(hit["scenario"])
+                        eof = scenario is not None and scenario.eof  # a follow-up never closes stdin
                         found = findings.get(key)
                         if found is None or (found.eof and not eof and found.scenario != hit["scenario"]):
                             replaced = found
@@ -80,6 +83,7 @@ def collect(targets: list[Target], results: RunResults) -> list[Finding]:
                                 target.label, era, row["id"], row["level"], "check", hit["scenario"], {},
                                 hit["message"], str(hit["expected"]), str(hit["actual"]), hit.get("shell"),
                                 hit.get("transcript", []), eof,
+                                written=None if scenario is not None else hit["reproducer"].split(" ")[-1],
                             )  # fmt: skip
                             if replaced is not None:
                                 found.statuses = replaced.statuses
@@ -149,14 +153,18 @@ def save_reproducers(targets: list[Target], results: RunResults, findings: list[
         folder.mkdir(parents=True, exist_ok=True)
         if finding.source == "check":
             era = Era.LEGACY if finding.era == "legacy" else Era.MODERN
-            scenario = {s.name: s for s in BY_ERA[era]}[finding.scenario]
+            scenario = {s.name: s for s in BY_ERA[era]}.get(finding.scenario)
             # The profile in which it fails, if one does: replay exits 1 then.
             profile = Profile.SPEC if finding.statuses.get("spec") == "fail" else Profile.STRICT
-            case = scenario.case
-            document = json.loads(
-                reproducer_json(finding.rule, profile, target.argv, case.chunks, case.settle, era, eof=case.eof)
-            )
-            document["scenario"] = scenario.name
+            if scenario is None:  # a follow-up: its bytes are those check wrote
+                assert finding.written is not None
+                document = {**read_document(Path(finding.written)), "command": target.argv, "profile": profile.value}
+            else:
+                case = scenario.case
+                document = json.loads(
+                    reproducer_json(finding.rule, profile, target.argv, case.chunks, case.settle, era, eof=case.eof)
+                )
+            document["scenario"] = finding.scenario
             stem = f"{finding.era}-{finding.rule}-{slug(finding.scenario)}"
             number = 2
             while taken(folder, stem):  # two findings of one rule in one scenario (another message)

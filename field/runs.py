@@ -27,7 +27,8 @@ def probe_file(script: str) -> Path:
 
 
 def check(target: Target, era: str, profile: str, out: Path) -> Json:
-    argv = [*MCPREF, "check", "--profile", profile, "--json"]
+    # The JUnit file's reproducers: those of follow-ups, built from the target's answers, are in no corpus.
+    argv = [*MCPREF, "check", "--profile", profile, "--json", "--junit-xml", str(out.with_suffix(".xml"))]
     if era == "modern":
         argv += ["--protocol-version", MODERN]
     done, seconds = isolated([*argv, "--", *target.argv], timeout=900)
