@@ -4,8 +4,10 @@ In: the first run's results (``fieldlib.RunResults``). Out: a row per target and
 campaign ran (profile ``spec``, as the campaigns are), or in which ``check`` failed a rule though
 no campaign ran (the target does not speak that era): the rules ``check --profile spec`` failed,
 the rules the campaign failed, and the rules of the first it missed; and the summary's section
-that shows them. ``check`` runs a fixed corpus and a campaign draws its sessions, so a rule of the
-first that the second missed says what the campaign never drew, or filed under another rule.
+that shows them. A campaign runs ``check``'s corpus and follow-ups first, then draws its sessions:
+a rule ``check`` fails that the campaign missed says that the two runs differ (a scenario run in a
+process kept from an earlier case, a server whose answers vary from run to run) or that the
+campaign filed the cause under another rule.
 """
 
 from __future__ import annotations
