@@ -322,8 +322,6 @@ def test_a_request_a_modern_server_writes_fails_outside_a_legacy_session_it_open
     served = result(1, typed(content=[{"type": "text", "text": "x"}], isError=False))
     assert verdict([call], [ask, served]) == {"MOD-NO-SERVER-REQUESTS"}
     assert verdict([call], [ask, ask, served]) == {"MOD-NO-SERVER-REQUESTS"}  # one finding names both
-    # The client's own request written back is an echo, no request of the server's.
-    assert verdict([call], [line(call).rstrip(b"\n"), served]) == set()
     findings = judge(line(call), Observation((ask, ask, served, result(SENTINEL_IDS[0], DISCOVERED)), b"", True, SENTINEL_IDS))
     assert [f.rule for f in findings] == ["MOD-NO-SERVER-REQUESTS"]
     # After the server accepted a legacy initialize, the connection holds a legacy session, where
@@ -427,9 +425,8 @@ def test_a_modern_server_cancels_nothing_but_a_listen_stream() -> None:
         return line({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}}).rstrip(b"\n")
 
     call = modern(1, "tools/call", {"name": "attendre", "arguments": {"ms": 5}})
-    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "r"}}
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
     assert verdict([call, cancel], [cancelled(1)]) == {"MOD-SERVER-CANCEL"}
-    assert verdict([call, cancel], [line(cancel).rstrip(b"\n")]) == set()  # the client's, echoed
     assert verdict([call, cancel], [cancelled("x")]) == {"MOD-SERVER-CANCEL"}
     listen = modern(2, "subscriptions/listen", {"notifications": {"toolsListChanged": True}})
     # The listen request itself is left unanswered here: its own answer is not what is judged.

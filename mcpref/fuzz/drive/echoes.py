@@ -32,7 +32,7 @@ class Written:
             # As ``client_side.inspect_line`` reads the target's lines: only these may spell a method.
             if b'"method"' in line or b"\\u" in line:
                 try:
-                    self._requests.add(value_key(json.loads(line)))
+                    self._requests.add(_key(json.loads(line)))
                 except (ValueError, RecursionError):
                     continue  # no message: its echo is no request either
         self._unfinished += rest
@@ -40,12 +40,10 @@ class Written:
     def echoed(self, request: JsonObject) -> bool:
         """Whether ``request``, read from the target's output, is a message the client wrote."""
         try:
-            return value_key(request) in self._requests
+            return _key(request) in self._requests
         except RecursionError:  # nested past what the encoder follows: no message the client wrote
             return False
 
 
-def value_key(value: object) -> int:
-    """A JSON value as a key: the same for values equal as JSON, whatever their spacing, escapes and
-    member order (the oracle tells echoes by it too)."""
+def _key(value: object) -> int:
     return hash(json.dumps(value, sort_keys=True))

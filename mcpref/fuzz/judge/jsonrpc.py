@@ -45,11 +45,7 @@ def record_answer(session: Session, position: int, value: JsonValue, in_array: b
         )
         return
     if "method" in value:
-        # Not an answer. The client's own message written back (``cat``) is no message of the
-        # server's: no rule on what a server writes unasked (RPC-CANCEL-OWN, MOD-NO-SERVER-REQUESTS
-        # and their family) fails it or is seen kept in it; what answers nothing is filed elsewhere.
-        if not session.echoes(value):
-            session.server_messages.append((position, value))
+        session.server_messages.append((position, value))  # not an answer
         return
     problem = _shape_problem(value)
     if problem is not None:

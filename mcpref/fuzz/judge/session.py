@@ -9,13 +9,11 @@ chose (``Target``), and the requests whose answer is settled only once id-null a
 
 from __future__ import annotations
 
-import functools
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from mcpref.fuzz.drive.echoes import value_key
 from mcpref.fuzz.drive.observation import Observation
 from mcpref.fuzz.judge.findings import Finding
 from mcpref.fuzz.judge.lines import read_input
@@ -202,21 +200,6 @@ class Session:
         server.only = server.speaks and refused_initialize and self.legacy_from is None and not server.lists_legacy
         if server.capabilities is not None:
             self.modern_target.capabilities = server.capabilities
-
-    def echoes(self, message: JsonObject) -> bool:
-        """Whether a request or notification the server wrote is, as a JSON value, one the client
-        wrote, alone or in a batch: an echo (as ``drive.echoes`` tells the driver), not the server's."""
-        return value_key(message) in self._written
-
-    @functools.cached_property
-    def _written(self) -> frozenset[int]:
-        # Values read are at most MAX_DEPTH deep (``parse_line``): the encoder follows them all.
-        return frozenset(
-            value_key(message)
-            for line in self.input
-            for message in (line.value if isinstance(line.value, list) else [line.value])
-            if isinstance(message, dict) and "method" in message
-        )
 
     @property
     def server_requests(self) -> list[tuple[int, str]]:
