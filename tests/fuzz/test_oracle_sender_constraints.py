@@ -55,11 +55,13 @@ def test_an_initialize_without_its_required_members_refused_with_another_code_fa
     assert rules(findings) == {"RPC-INVALID-PARAMS"}, findings
 
 
-@pytest.mark.spec("RPC-INVALID-REQUEST", "RPC-ID-TYPE", "RPC-ID-ECHO")
-def test_an_id_1_0_read_as_the_integer_1_is_a_note() -> None:
-    findings = _judge([*HANDSHAKE, INTEGRAL_FLOAT_ID], [INIT_RESULT, result(1)])
+@pytest.mark.spec("RPC-INVALID-REQUEST", "RPC-ID-TYPE", "RPC-ID-ECHO", "RPC-RESPONSE-SHAPE")
+@pytest.mark.parametrize(("answered", "shown"), [(1, "1"), (1.0, "1.0")])
+def test_an_id_1_0_read_as_the_integer_1_is_a_note_whichever_way_it_is_echoed(answered: float, shown: str) -> None:
+    findings = _judge([*HANDSHAKE, INTEGRAL_FLOAT_ID], [INIT_RESULT, result(answered)])
     noted(findings, "RPC-INVALID-REQUEST")
-    assert findings[0].message == "read id 1.0 as the integer 1 and answered with id 1, where the reference refuses it"
+    message = f"read id 1.0 as the integer 1 and answered with id {shown}, where the reference refuses it"
+    assert findings[0].message == message
 
 
 @pytest.mark.spec("RPC-INVALID-REQUEST")
@@ -68,13 +70,6 @@ def test_an_id_with_a_fraction_or_a_boolean_answered_under_an_integer_still_fail
     line = INTEGRAL_FLOAT_ID.replace(b"1.0", raw)
     findings = _judge([*HANDSHAKE, line], [INIT_RESULT, result(1 if raw == b"true" else 2)])
     assert rules(findings) == {"RPC-INVALID-REQUEST"}, findings
-
-
-@pytest.mark.spec("RPC-INVALID-REQUEST", "RPC-ID-ECHO", "RPC-RESPONSE-SHAPE")
-def test_an_id_1_0_echoed_as_1_0_is_a_note() -> None:
-    findings = _judge([*HANDSHAKE, INTEGRAL_FLOAT_ID], [INIT_RESULT, result(1.0)])
-    noted(findings, "RPC-INVALID-REQUEST")
-    assert findings[0].message == "read id 1.0 as the integer 1 and answered with id 1.0, where the reference refuses it"
 
 
 @pytest.mark.spec("RPC-ID-ECHO", "RPC-RESPONSE-SHAPE")
