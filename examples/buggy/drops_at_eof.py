@@ -5,8 +5,8 @@ Here the pending `attendre` calls are abandoned: their answers are never written
 Imitates: servers on the Python SDK 2.3.0 (`mcp-server-time`, `mcp-server-git`), whose
 stdio loop ends the session when stdin closes and cancels the handlers still running.
 Caught as: STDIO-EOF-DRAIN by `mcpref check`, profile ``strict`` only (the specification
-does not say what becomes of work in flight at EOF); by a campaign once it draws check's
-scenario that closes stdin with work in flight (seed 1: at case 468).
+does not say what becomes of work in flight at EOF); by a campaign in check's scenario that
+closes stdin with work in flight, which it runs before it generates.
 """
 
 from __future__ import annotations

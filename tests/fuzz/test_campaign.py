@@ -262,7 +262,7 @@ def test_a_seed_and_a_case_budget_give_the_same_campaign_on_a_busy_machine(tmp_p
 
 @pytest.mark.spec("STDIO-EOF-DRAIN")
 def test_a_server_that_drops_the_answers_it_owes_at_eof_fails_check_in_strict_only() -> None:
-    # Only check's EOF scenarios show it; a campaign draws them as it draws any of check's scenarios.
+    # Only check's EOF scenarios show it; a campaign runs them first, as it runs every one of check's.
     command = [sys.executable, "-m", "mcpref", "check", "--profile", "strict", "--json", "--"]
     target = [sys.executable, str(BUGGY / "drops_at_eof.py")]
     completed = subprocess.run([*command, *target], cwd=ROOT, capture_output=True, timeout=600, check=False)
